@@ -1,0 +1,195 @@
+// JSON parsing with per-value source positions: a RapidJSON SAX pass over a line-counting stream
+// builds the DOM and records the position of every object member and array element.
+#include "host/common/source_doc.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/reader.h>
+
+namespace jobhost {
+
+std::string childPath(std::string_view parent, std::string_view key) {
+  if (parent.empty()) return std::string(key);
+  std::string p(parent);
+  p.push_back('.');
+  p.append(key);
+  return p;
+}
+
+std::string indexPath(std::string_view parent, size_t index) {
+  return std::string(parent) + "[" + std::to_string(index) + "]";
+}
+
+SourcePos SourceDoc::at(std::string_view path) const {
+  std::string p(path);
+  while (true) {
+    if (auto it = positions.find(p); it != positions.end()) return it->second;
+    if (p.empty()) return {};
+    auto cut = p.find_last_of(".[");
+    p = cut == std::string::npos ? std::string() : p.substr(0, cut);
+  }
+}
+
+std::string SourceDoc::where(std::string_view path) const {
+  SourcePos pos = at(path);
+  if (pos.line == 0) return file;
+  return file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
+}
+
+namespace {
+
+// A RapidJSON input stream that counts lines and columns.
+class CountingStream {
+ public:
+  using Ch = char;
+  explicit CountingStream(std::string_view text) : text_(text) {}
+  Ch Peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  Ch Take() {
+    if (pos_ >= text_.size()) return '\0';
+    Ch c = text_[pos_++];
+    if (c == '\n') {
+      ++line_;
+      col_ = 1;
+    } else {
+      ++col_;
+    }
+    return c;
+  }
+  size_t Tell() const { return pos_; }
+  Ch* PutBegin() { return nullptr; }
+  void Put(Ch) {}
+  void Flush() {}
+  size_t PutEnd(Ch*) { return 0; }
+  SourcePos pos() const { return {line_, col_}; }
+  SourcePos posAt(size_t offset) const {
+    int line = 1, col = 1;
+    for (size_t i = 0; i < offset && i < text_.size(); ++i) {
+      if (text_[i] == '\n') line++, col = 1;
+      else col++;
+    }
+    return {line, col};
+  }
+
+ private:
+  std::string_view text_;
+  size_t pos_ = 0;
+  int line_ = 1, col_ = 1;
+};
+
+// Builds the DOM through rapidjson::Document's own handler while tracking the current path.
+class PositionHandler {
+ public:
+  PositionHandler(SourceDoc& out, CountingStream& in) : out_(out), in_(in) {}
+
+  bool Null() { return value([&] { return out_.doc.Null(); }); }
+  bool Bool(bool b) { return value([&] { return out_.doc.Bool(b); }); }
+  bool Int(int i) { return value([&] { return out_.doc.Int(i); }); }
+  bool Uint(unsigned u) { return value([&] { return out_.doc.Uint(u); }); }
+  bool Int64(int64_t i) { return value([&] { return out_.doc.Int64(i); }); }
+  bool Uint64(uint64_t u) { return value([&] { return out_.doc.Uint64(u); }); }
+  bool Double(double d) { return value([&] { return out_.doc.Double(d); }); }
+  bool RawNumber(const char* s, rapidjson::SizeType n, bool copy) {
+    return value([&] { return out_.doc.RawNumber(s, n, copy); });
+  }
+  bool String(const char* s, rapidjson::SizeType n, bool copy) {
+    return value([&] { return out_.doc.String(s, n, copy); });
+  }
+  bool StartObject() {
+    enter();
+    frames_.push_back({current_, false, 0, true});
+    return out_.doc.StartObject();
+  }
+  bool Key(const char* s, rapidjson::SizeType n, bool copy) {
+    pendingKey_.assign(s, n);
+    keyPos_ = in_.pos();
+    return out_.doc.Key(s, n, copy);
+  }
+  bool EndObject(rapidjson::SizeType n) {
+    frames_.pop_back();
+    return out_.doc.EndObject(n);
+  }
+  bool StartArray() {
+    enter();
+    frames_.push_back({current_, true, 0, true});
+    return out_.doc.StartArray();
+  }
+  bool EndArray(rapidjson::SizeType n) {
+    frames_.pop_back();
+    return out_.doc.EndArray(n);
+  }
+
+ private:
+  struct Frame {
+    std::string path;
+    bool array;
+    size_t next;
+    bool open;
+  };
+  // Computes the path of the value starting now and records its position.
+  void enter() {
+    SourcePos pos = in_.pos();
+    if (frames_.empty()) {
+      current_.clear();
+      pos = {1, 1};
+    } else if (frames_.back().array) {
+      current_ = indexPath(frames_.back().path, frames_.back().next++);
+    } else {
+      current_ = childPath(frames_.back().path, pendingKey_);
+      pos = keyPos_;
+    }
+    out_.positions.emplace(current_, pos);
+  }
+  template <class F>
+  bool value(F&& f) {
+    enter();
+    return f();
+  }
+
+  SourceDoc& out_;
+  CountingStream& in_;
+  std::vector<Frame> frames_;
+  std::string current_;
+  std::string pendingKey_;
+  SourcePos keyPos_;
+};
+
+}  // namespace
+
+Expected<SourceDoc> parseJsonDoc(std::string_view text, std::string file) {
+  SourceDoc out;
+  out.file = std::move(file);
+  CountingStream stream(text);
+  rapidjson::Reader reader;
+  rapidjson::ParseResult result;
+  // Populate() runs the SAX pass with the document as handler and then installs the root value.
+  auto generate = [&](rapidjson::Document&) {
+    PositionHandler handler(out, stream);
+    result = reader.Parse<rapidjson::kParseFullPrecisionFlag>(stream, handler);
+    return !result.IsError();
+  };
+  out.doc.Populate(generate);
+  if (result.IsError()) {
+    SourcePos pos = stream.posAt(result.Offset());
+    return Expected<SourceDoc>::failure(
+        out.file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column) +
+        ": invalid JSON: " + rapidjson::GetParseError_En(result.Code()));
+  }
+  return out;
+}
+
+Expected<std::string> readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return Expected<std::string>::failure(path + ": cannot read file: " + std::strerror(errno));
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace jobhost

@@ -1,0 +1,292 @@
+// Strict parsing of the host config: unknown keys, wrong types and bad values are errors that
+// name file:line:column and the JSON path. Semantic checks (duplicates, names) happen here too.
+#include "host/config/config.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "host/common/source_doc.h"
+#include "host/config/default_config.h"
+
+namespace jobhost {
+namespace {
+
+using Value = rapidjson::Value;
+
+class Parser {
+ public:
+  explicit Parser(const SourceDoc& doc) : doc_(doc) {}
+
+  std::string fail(const std::string& path, const std::string& message) {
+    if (error_.empty())
+      error_ = doc_.where(path) + ": " + (path.empty() ? "config" : path) + ": " + message;
+    return error_;
+  }
+  bool failed() const { return !error_.empty(); }
+  const std::string& error() const { return error_; }
+
+  bool object(const Value& v, const std::string& path, std::initializer_list<const char*> keys) {
+    if (!v.IsObject()) return (fail(path, "must be an object"), false);
+    for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
+      std::string key = it->name.GetString();
+      bool known = false;
+      std::string list;
+      for (const char* k : keys) {
+        known |= key == k;
+        list += list.empty() ? k : std::string(", ") + k;
+      }
+      if (!known)
+        return (fail(childPath(path, key), "unknown key \"" + key + "\"; allowed here: " + list), false);
+    }
+    return true;
+  }
+  bool string(const Value& v, const std::string& path, std::string& out) {
+    if (!v.IsString()) return (fail(path, "must be a string"), false);
+    out = v.GetString();
+    return true;
+  }
+  bool boolean(const Value& v, const std::string& path, bool& out) {
+    if (!v.IsBool()) return (fail(path, "must be true or false"), false);
+    out = v.GetBool();
+    return true;
+  }
+  bool integer(const Value& v, const std::string& path, int64_t min, int64_t max, int64_t& out) {
+    if (!v.IsInt64()) return (fail(path, "must be an integer"), false);
+    out = v.GetInt64();
+    if (out < min || out > max)
+      return (fail(path, "must be between " + std::to_string(min) + " and " + std::to_string(max)), false);
+    return true;
+  }
+  bool strings(const Value& v, const std::string& path, std::vector<std::string>& out) {
+    if (!v.IsArray()) return (fail(path, "must be an array of strings"), false);
+    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+      std::string s;
+      if (!string(v[i], indexPath(path, i), s)) return false;
+      out.push_back(std::move(s));
+    }
+    return true;
+  }
+  bool quantity(const Value& v, const std::string& path, std::optional<Quantity>& out) {
+    std::string text;
+    if (v.IsNumber())
+      text = v.IsInt64() ? std::to_string(v.GetInt64()) : std::to_string(v.GetDouble());
+    else if (!string(v, path, text))
+      return false;
+    std::string why;
+    out = Quantity::parse(text, &why);
+    if (!out) return (fail(path, why), false);
+    return true;
+  }
+  const SourceDoc& doc() const { return doc_; }
+
+ private:
+  const SourceDoc& doc_;
+  std::string error_;
+};
+
+bool parsePlugin(Parser& p, const Value& v, const std::string& path, PluginEntry& e) {
+  if (!p.object(v, path, {"name", "path", "required", "activation", "args", "aliases"})) return false;
+  e.where = p.doc().where(path);
+  for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
+    std::string key = it->name.GetString(), kp = childPath(path, key);
+    const Value& x = it->value;
+    bool ok = true;
+    if (key == "name") ok = p.string(x, kp, e.name);
+    else if (key == "path") ok = p.string(x, kp, e.path);
+    else if (key == "required") ok = p.boolean(x, kp, e.required);
+    else if (key == "args") ok = p.strings(x, kp, e.args);
+    else if (key == "aliases") ok = p.strings(x, kp, e.aliases);
+    else if (key == "activation") {
+      std::string a;
+      ok = p.string(x, kp, a);
+      if (ok && a == "job") e.activation = Activation::Job;
+      else if (ok && a == "always") e.activation = Activation::Always;
+      else if (ok) ok = (p.fail(kp, "must be \"job\" or \"always\", not \"" + a + "\""), false);
+    }
+    if (!ok) return false;
+  }
+  if (e.name.empty() && e.path.empty())
+    return (p.fail(path, "needs \"name\" (looked up along pluginPath) or \"path\""), false);
+  return true;
+}
+
+bool parsePoints(Parser& p, const Value& v, const std::string& path, HostConfig& c) {
+  if (!v.IsObject()) return (p.fail(path, "must be an object"), false);
+  for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
+    std::string key = it->name.GetString(), kp = childPath(path, key);
+    const auto& keys = extensionPointKeys();
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+      std::string list;
+      for (const auto& k : keys) list += (list.empty() ? "" : ", ") + k;
+      return (p.fail(kp, "unknown extension point \"" + key + "\"; allowed: " + list), false);
+    }
+    if (!p.object(it->value, kp, {"enabled", "disabled"})) return false;
+    PointSelection sel;
+    for (auto m = it->value.MemberBegin(); m != it->value.MemberEnd(); ++m) {
+      std::string mk = m->name.GetString();
+      if (!p.strings(m->value, childPath(kp, mk), mk == "enabled" ? sel.enabled : sel.disabled))
+        return false;
+    }
+    c.extensionPoints[key] = std::move(sel);
+  }
+  return true;
+}
+
+bool parseBackend(Parser& p, const Value& v, const std::string& path, HostConfig& c) {
+  if (!p.object(v, path, {"local", "sim"})) return false;
+  if (v.HasMember("local")) {
+    const Value& l = v["local"];
+    std::string lp = childPath(path, "local");
+    if (!p.object(l, lp, {"workDir", "cpu", "memory", "gpu", "gracePeriodSeconds", "isolation"}))
+      return false;
+    for (auto it = l.MemberBegin(); it != l.MemberEnd(); ++it) {
+      std::string key = it->name.GetString(), kp = childPath(lp, key);
+      int64_t n = 0;
+      bool ok = true;
+      if (key == "workDir") ok = p.string(it->value, kp, c.local.workDir);
+      else if (key == "cpu") ok = p.quantity(it->value, kp, c.local.cpu);
+      else if (key == "memory") ok = p.quantity(it->value, kp, c.local.memory);
+      else if (key == "gpu") ok = p.integer(it->value, kp, 0, 1 << 20, n), c.local.gpu = n;
+      else if (key == "gracePeriodSeconds")
+        ok = p.integer(it->value, kp, 0, 3600, n), c.local.gracePeriodSeconds = static_cast<int>(n);
+      else if (key == "isolation") {
+        ok = p.string(it->value, kp, c.local.isolation);
+        if (ok && c.local.isolation != "auto" && c.local.isolation != "bwrap" && c.local.isolation != "none")
+          ok = (p.fail(kp, "must be \"auto\", \"bwrap\" or \"none\""), false);
+      }
+      if (!ok) return false;
+    }
+  }
+  if (v.HasMember("sim")) {
+    const Value& s = v["sim"];
+    std::string sp = childPath(path, "sim");
+    if (!p.object(s, sp, {"nodes", "cpu", "memory", "gpu"})) return false;
+    for (auto it = s.MemberBegin(); it != s.MemberEnd(); ++it) {
+      std::string key = it->name.GetString(), kp = childPath(sp, key);
+      int64_t n = 0;
+      std::optional<Quantity> q;
+      bool ok = true;
+      if (key == "nodes") ok = p.integer(it->value, kp, 1, 100000, n), c.sim.nodes = static_cast<int>(n);
+      else if (key == "gpu") ok = p.integer(it->value, kp, 0, 1 << 20, n), c.sim.gpu = n;
+      else if ((ok = p.quantity(it->value, kp, q))) (key == "cpu" ? c.sim.cpu : c.sim.memory) = *q;
+      if (!ok) return false;
+    }
+  }
+  return true;
+}
+
+bool parseQueues(Parser& p, const Value& v, const std::string& path, HostConfig& c) {
+  if (!v.IsArray()) return (p.fail(path, "must be an array of {name, state, parent}"), false);
+  for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+    std::string qp = indexPath(path, i);
+    if (!p.object(v[i], qp, {"name", "state", "parent"})) return false;
+    QueueConfig q;
+    for (auto it = v[i].MemberBegin(); it != v[i].MemberEnd(); ++it) {
+      std::string key = it->name.GetString();
+      std::string& target = key == "name" ? q.name : key == "state" ? q.state : q.parent;
+      if (!p.string(it->value, childPath(qp, key), target)) return false;
+    }
+    if (q.name.empty()) return (p.fail(qp, "needs a non-empty \"name\""), false);
+    if (q.state != "Open" && q.state != "Closed" && q.state != "Closing")
+      return (p.fail(childPath(qp, "state"), "must be Open, Closed or Closing"), false);
+    c.queues.push_back(std::move(q));
+  }
+  return true;
+}
+
+bool checkSemantics(Parser& p, HostConfig& c) {
+  std::set<std::string> names;
+  for (size_t i = 0; i < c.plugins.size(); ++i) {
+    const auto& e = c.plugins[i];
+    std::vector<std::string> all = e.aliases;
+    if (!e.name.empty()) all.push_back(e.name);
+    for (const auto& n : all)
+      if (!names.insert(n).second)
+        return (p.fail(indexPath("plugins", i), "plugin name \"" + n +
+                                                    "\" is configured twice; each plugin and alias may appear once"),
+                false);
+  }
+  for (const auto& [point, sel] : c.extensionPoints)
+    for (const auto& list : {sel.enabled, sel.disabled})
+      for (const auto& n : list)
+        if (n != "*" && !names.count(n))
+          return (p.fail(childPath("extensionPoints", point),
+                         "names plugin \"" + n + "\", which is not in \"plugins\""),
+                  false);
+  if (std::none_of(c.queues.begin(), c.queues.end(), [](auto& q) { return q.name == "default"; }))
+    c.queues.insert(c.queues.begin(), QueueConfig{"default", "Open", ""});
+  return true;
+}
+
+}  // namespace
+
+const std::vector<std::string>& extensionPointKeys() {
+  static const std::vector<std::string> keys = {"validation",   "mlPolicy",       "podGroupPolicy",
+                                                "podNetwork",   "componentBuild", "status",
+                                                "jobHooks"};
+  return keys;
+}
+
+Expected<HostConfig> parseHostConfig(std::string_view text, const std::string& file) {
+  auto parsed = parseJsonDoc(text, file);
+  if (!parsed) return Expected<HostConfig>::failure(parsed.error());
+  const SourceDoc& doc = *parsed;
+  Parser p(doc);
+  HostConfig c;
+  c.file = file;
+  c.baseDir = std::filesystem::path(file).parent_path().string();
+  const Value& root = doc.doc;
+  if (!p.object(root, "", {"pluginPath", "plugins", "extensionPoints", "queues", "schedulerNames",
+                           "controller", "backend"}))
+    return Expected<HostConfig>::failure(p.error());
+  for (auto it = root.MemberBegin(); it != root.MemberEnd() && !p.failed(); ++it) {
+    std::string key = it->name.GetString();
+    const Value& v = it->value;
+    if (key == "pluginPath") {
+      p.strings(v, key, c.pluginPath);
+    } else if (key == "plugins") {
+      if (!v.IsArray()) {
+        p.fail(key, "must be an array of plugin entries");
+        break;
+      }
+      for (rapidjson::SizeType i = 0; i < v.Size() && !p.failed(); ++i) {
+        PluginEntry e;
+        if (parsePlugin(p, v[i], indexPath(key, i), e)) c.plugins.push_back(std::move(e));
+      }
+    } else if (key == "extensionPoints") {
+      parsePoints(p, v, key, c);
+    } else if (key == "queues") {
+      parseQueues(p, v, key, c);
+    } else if (key == "schedulerNames") {
+      p.strings(v, key, c.schedulerNames);
+    } else if (key == "controller") {
+      if (!p.object(v, key, {"workers", "maxRequeue"})) break;
+      int64_t n = 0;
+      if (v.HasMember("workers") && p.integer(v["workers"], "controller.workers", 1, 256, n))
+        c.controller.workers = static_cast<int>(n);
+      if (v.HasMember("maxRequeue") && p.integer(v["maxRequeue"], "controller.maxRequeue", -1, 1000000, n))
+        c.controller.maxRequeue = static_cast<int>(n);
+    } else if (key == "backend") {
+      parseBackend(p, v, key, c);
+    }
+  }
+  if (!p.failed()) checkSemantics(p, c);
+  if (p.failed()) return Expected<HostConfig>::failure(p.error());
+  if (c.queues.empty()) c.queues.push_back(QueueConfig{"default", "Open", ""});
+  return c;
+}
+
+Expected<HostConfig> loadHostConfig(const std::string& path) {
+  auto text = readFile(path);
+  if (!text) return Expected<HostConfig>::failure(text.error());
+  return parseHostConfig(*text, path);
+}
+
+Expected<HostConfig> defaultHostConfig() {
+  auto c = parseHostConfig(kDefaultConfigJson, "<built-in default config>");
+  if (c) c->baseDir.clear();
+  return c;
+}
+
+}  // namespace jobhost

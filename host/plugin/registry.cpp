@@ -1,0 +1,124 @@
+// Registry construction: load in config order, refuse duplicates and a second Status plugin, and
+// apply per-point enabled/disabled lists (disabled "*" clears a point's defaults).
+#include "host/plugin/registry.h"
+
+#include <algorithm>
+
+#include "host/common/log.h"
+
+namespace jobhost {
+namespace {
+constexpr std::array<const char*, kPointCount> kPointNames = {
+    "Validation", "MLPolicy", "PodGroupPolicy", "PodNetwork", "ComponentBuild", "Status", "JobHooks"};
+}
+
+const char* toString(Point point) { return kPointNames[static_cast<size_t>(point)]; }
+
+uint32_t capabilityOf(Point point) { return 1u << static_cast<unsigned>(point); }
+
+Expected<std::shared_ptr<Registry>> Registry::load(const HostConfig& config,
+                                                   std::vector<std::string>* warnings) {
+  const auto searchPath = pluginSearchPath(config.pluginPath, config.baseDir);
+  std::vector<RegisteredPlugin> loaded;
+  for (const auto& entry : config.plugins) {
+    LoadRequest req{entry.name, entry.path, config.baseDir, searchPath, entry.args};
+    auto plugin = loadPlugin(req);
+    if (!plugin) {
+      if (entry.required)
+        return Expected<std::shared_ptr<Registry>>::failure(
+            plugin.error() + " (required plugin, configured at " + entry.where + ")");
+      log::get("loader")->warn("skipping optional plugin: {}", plugin.error());
+      if (warnings) warnings->push_back("optional plugin skipped: " + plugin.error());
+      continue;
+    }
+    RegisteredPlugin r;
+    r.entry = entry;
+    r.names.push_back(entry.name.empty() ? plugin->name : entry.name);
+    for (const auto& a : entry.aliases) r.names.push_back(a);
+    r.loaded = std::move(*plugin);
+    loaded.push_back(std::move(r));
+  }
+  return fromLoaded(std::move(loaded), config);
+}
+
+Expected<std::shared_ptr<Registry>> Registry::fromLoaded(std::vector<RegisteredPlugin> plugins,
+                                                         const HostConfig& config) {
+  auto reg = std::make_shared<Registry>();
+  for (size_t i = 0; i < plugins.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (plugins[i].loaded.file == plugins[j].loaded.file && !plugins[i].loaded.file.empty())
+        return Expected<std::shared_ptr<Registry>>::failure(
+            plugins[i].loaded.file + ": plugin \"" + plugins[i].loaded.name +
+            "\" is loaded twice; remove the duplicate entry from the config");
+  reg->plugins_ = std::move(plugins);
+  if (Status st = reg->buildPoints(config); !st)
+    return Expected<std::shared_ptr<Registry>>::failure(st.message());
+  return reg;
+}
+
+Status Registry::buildPoints(const HostConfig& config) {
+  const auto& keys = extensionPointKeys();
+  for (size_t p = 0; p < kPointCount; ++p) {
+    const Point point = static_cast<Point>(p);
+    auto& list = points_[p];
+    const PointSelection* sel = nullptr;
+    if (auto it = config.extensionPoints.find(keys[p]); it != config.extensionPoints.end())
+      sel = &it->second;
+    const bool disableAll =
+        sel && std::find(sel->disabled.begin(), sel->disabled.end(), "*") != sel->disabled.end();
+    for (const auto& r : plugins_) {
+      if (!(r.loaded.capabilities & capabilityOf(point)) || disableAll) continue;
+      if (sel && std::find(sel->disabled.begin(), sel->disabled.end(), r.names[0]) != sel->disabled.end())
+        continue;
+      list.push_back(&r);
+    }
+    if (sel) {
+      for (const auto& name : sel->enabled) {
+        const RegisteredPlugin* r = find(name);
+        if (r == nullptr) continue;  // optional plugin that did not load
+        if (!(r->loaded.capabilities & capabilityOf(point)))
+          return Status::error(config.file + ": extensionPoints." + keys[p] + ".enabled names plugin \"" +
+                               name + "\", which does not implement " + toString(point) +
+                               "; remove it from that list");
+        if (std::find(list.begin(), list.end(), r) == list.end()) list.push_back(r);
+      }
+    }
+    if (point == Point::Status && list.size() > 1)
+      return Status::error(config.file + ": too many Status plugins are registered (" + list[0]->names[0] +
+                           ", " + list[1]->names[0] +
+                           "); at most one may implement Status: disable the others under "
+                           "extensionPoints.status.disabled");
+  }
+  return Status::ok();
+}
+
+const RegisteredPlugin* Registry::find(std::string_view name) const {
+  for (const auto& r : plugins_)
+    for (const auto& n : r.names)
+      if (n == name) return &r;
+  return nullptr;
+}
+
+bool Registry::isActive(const RegisteredPlugin& plugin, const Job& job) const {
+  if (plugin.entry.activation == Activation::Always) return true;
+  for (const auto& n : plugin.names)
+    if (job.spec.plugins.count(n)) return true;
+  return false;
+}
+
+std::vector<std::string> Registry::argsFor(const RegisteredPlugin& plugin, const Job& job) const {
+  std::vector<std::string> args = plugin.entry.args;
+  for (const auto& n : plugin.names)
+    if (auto it = job.spec.plugins.find(n); it != job.spec.plugins.end())
+      args.insert(args.end(), it->second.begin(), it->second.end());
+  return args;
+}
+
+std::vector<ActivePlugin> Registry::activeAt(Point point, const Job& job) const {
+  std::vector<ActivePlugin> out;
+  for (const auto* r : at(point))
+    if (isActive(*r, job)) out.push_back({r, argsFor(*r, job)});
+  return out;
+}
+
+}  // namespace jobhost

@@ -1,0 +1,152 @@
+// The seven extension points a plugin can implement, in pipeline order, and the host services
+// (JobContext, ResourceClient) that JobHooks use. Contracts for every call are stated below.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jobhost/job.h"
+#include "jobhost/objects.h"
+#include "jobhost/runtime_info.h"
+#include "jobhost/status.h"
+
+namespace jobhost {
+
+/// The plugin's arguments for one job: the config file's default args followed by the job's
+/// spec.plugins[<name>] entries, in Go `flag` syntax (parse them with FlagSet, flags.h).
+using PluginArgs = std::vector<std::string>;
+
+/// Threading for every interface below: calls for one job are never concurrent (one worker owns a
+/// job), but calls for different jobs may run at the same time on different threads, so a plugin
+/// keeps no mutable state outside the objects passed to it unless it synchronises it.
+/// Errors: return Status::error("what is wrong and how to fix it"). Never let an exception escape;
+/// JOBHOST_PLUGIN wraps every call in a barrier that turns one into an error naming the call.
+
+struct FieldError {
+  std::string field;    // e.g. "spec.tasks[0].template.spec.containers[0].env"
+  std::string message;  // e.g. "must not have reserved envs, invalid envs configured: [RANK]"
+};
+
+struct ValidationResult {
+  std::vector<std::string> warnings;
+  std::vector<FieldError> errors;
+};
+
+/// Admission (create and update). Every Validation plugin runs; results are aggregated.
+/// `oldJob` is null on create. Append findings to `out`; return an error Status only when the
+/// plugin itself cannot work (the job is then rejected with that message too).
+class ValidationPlugin {
+ public:
+  virtual ~ValidationPlugin() = default;
+  virtual Status validate(const Job& job, const Job* oldJob, const PluginArgs& args,
+                          ValidationResult& out) = 0;
+};
+
+/// Pipeline step 1: apply the framework's policy to the pod sets (env, ports, counts).
+/// Fail fast: the first error stops the pipeline; changes already made stay in `info`.
+class MLPolicyPlugin {
+ public:
+  virtual ~MLPolicyPlugin() = default;
+  virtual Status enforceMLPolicy(RuntimeInfo& info, const PluginArgs& args) = 0;
+};
+
+/// Pipeline step 2: gang-scheduling policy: edit info.podGroup and info.scheduler. Fail fast.
+class PodGroupPolicyPlugin {
+ public:
+  virtual ~PodGroupPolicyPlugin() = default;
+  virtual Status enforcePodGroupPolicy(RuntimeInfo& info, const PluginArgs& args) = 0;
+};
+
+/// Pipeline step 3: pod network identity: subdomain and endpoints of each pod set. Fail fast.
+class PodNetworkPlugin {
+ public:
+  virtual ~PodNetworkPlugin() = default;
+  virtual Status identifyPodNetwork(RuntimeInfo& info, const PluginArgs& args) = 0;
+};
+
+/// Pipeline step 4: the objects the job needs (Services, ConfigMaps, Secrets, NetworkPolicies).
+/// Append to `out`. Fail fast: on error everything this plugin appended is discarded.
+class ComponentBuildPlugin {
+ public:
+  virtual ~ComponentBuildPlugin() = default;
+  virtual Status build(const RuntimeInfo& info, const PluginArgs& args, Components& out) = 0;
+};
+
+/// After every sync of a job the (single) Status plugin may adjust the status. On error the host
+/// logs it and keeps the status it computed.
+class StatusPlugin {
+ public:
+  virtual ~StatusPlugin() = default;
+  virtual Status updateStatus(const Job& job, JobStatus& status) = 0;
+};
+
+enum class ObjectKind { ConfigMap, Secret, Service, NetworkPolicy };
+const char* toString(ObjectKind kind);
+
+/// Host-implemented access to the objects of the job's namespace on the cluster backend.
+/// Valid only during the hook call that received it. Errors come back as Status.
+class ResourceClient {
+ public:
+  /// Creates each object, or updates it when one of that kind and name exists.
+  virtual Status apply(const Components& objects) = 0;
+  /// Deletes an object; deleting one that does not exist succeeds (NotFound is OK).
+  virtual Status remove(ObjectKind kind, const std::string& name) = 0;
+  virtual std::optional<ConfigMap> getConfigMap(const std::string& name) = 0;
+  virtual std::optional<Secret> getSecret(const std::string& name) = 0;
+  virtual bool exists(ObjectKind kind, const std::string& name) = 0;
+
+ protected:
+  ~ResourceClient() = default;
+};
+
+/// What a JobHooks call sees of its job. Host-implemented; valid only during the call.
+class JobContext {
+ public:
+  virtual const Job& job() const = 0;
+  /// status.controlledResources of the job: plugins keep their "plugin-<name>" marker here.
+  virtual std::map<std::string, std::string>& controlledResources() = 0;
+  /// The plugin's args for this job (config defaults, then spec.plugins[<name>]).
+  virtual const PluginArgs& args() const = 0;
+  /// The objects this plugin's ComponentBuild produced for this job (empty if it has none).
+  virtual const Components& built() const = 0;
+  /// The job's pipeline result (pod sets after every pipeline plugin ran).
+  virtual const RuntimeInfo& runtimeInfo() const = 0;
+  virtual ResourceClient& resources() = 0;
+  /// Upserts an env var into a container of the pod being created, reporting a conflict when
+  /// another plugin set the same variable to a different value. Use in onPodCreate.
+  virtual void setEnv(Container& container, EnvVar var) = 0;
+
+ protected:
+  ~JobContext() = default;
+};
+
+/// Volcano's job plugin hooks (spec/volcano-job-controller.md §7.1):
+///  onJobAdd    - while the job is Pending (every sync until it runs); create what the job needs.
+///  onPodCreate - for each new pod, before it is created; mutate `pod`.
+///  onJobUpdate - every sync in other phases.
+///  onJobDelete - on every kill (full or targeted); undo onJobAdd.
+/// Hooks must be idempotent: keep the marker controlledResources["plugin-<name>"] = "<name>".
+/// An error blocks the job's sync; the host retries it with backoff.
+class JobHooksPlugin {
+ public:
+  virtual ~JobHooksPlugin() = default;
+  virtual Status onJobAdd(JobContext& ctx) = 0;
+  virtual Status onPodCreate(JobContext& ctx, Pod& pod) = 0;
+  virtual Status onJobUpdate(JobContext& ctx) = 0;
+  virtual Status onJobDelete(JobContext& ctx) = 0;
+};
+
+/// Capability bits, reported explicitly in the descriptor (no RTTI across libraries).
+enum Capability : unsigned {
+  kValidation = 1u << 0,
+  kMLPolicy = 1u << 1,
+  kPodGroupPolicy = 1u << 2,
+  kPodNetwork = 1u << 3,
+  kComponentBuild = 1u << 4,
+  kStatus = 1u << 5,
+  kJobHooks = 1u << 6,
+};
+
+}  // namespace jobhost
