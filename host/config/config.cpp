@@ -238,7 +238,7 @@ Expected<HostConfig> parseHostConfig(std::string_view text, const std::string& f
   c.baseDir = std::filesystem::path(file).parent_path().string();
   const Value& root = doc.doc;
   if (!p.object(root, "", {"pluginPath", "plugins", "extensionPoints", "queues", "schedulerNames",
-                           "controller", "backend"}))
+                           "priorityClasses", "controller", "backend"}))
     return Expected<HostConfig>::failure(p.error());
   for (auto it = root.MemberBegin(); it != root.MemberEnd() && !p.failed(); ++it) {
     std::string key = it->name.GetString();
@@ -260,6 +260,16 @@ Expected<HostConfig> parseHostConfig(std::string_view text, const std::string& f
       parseQueues(p, v, key, c);
     } else if (key == "schedulerNames") {
       p.strings(v, key, c.schedulerNames);
+    } else if (key == "priorityClasses") {
+      if (!v.IsObject()) {
+        p.fail(key, "must be an object of name: integer value");
+        break;
+      }
+      for (auto m = v.MemberBegin(); m != v.MemberEnd() && !p.failed(); ++m) {
+        int64_t n = 0;
+        if (p.integer(m->value, childPath(key, m->name.GetString()), -2000000000, 1000000000, n))
+          c.priorityClasses[m->name.GetString()] = static_cast<int32_t>(n);
+      }
     } else if (key == "controller") {
       if (!p.object(v, key, {"workers", "maxRequeue"})) break;
       int64_t n = 0;

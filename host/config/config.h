@@ -69,6 +69,7 @@ struct HostConfig {
   std::map<std::string, PointSelection> extensionPoints;  // key: validation, mlPolicy, ...
   std::vector<QueueConfig> queues;                        // "default" always exists
   std::vector<std::string> schedulerNames;                // mutation default: first, else volcano
+  std::map<std::string, int32_t> priorityClasses;         // name -> value, for PodGroup minResources
   ControllerConfig controller;
   LocalBackendConfig local;
   SimBackendConfig sim;

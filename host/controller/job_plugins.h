@@ -1,0 +1,43 @@
+// JobPlugins: everything the controller needs from the plugin side for a job — pod and PodGroup
+// construction (spec §6.1-6.3 plus the pipeline's pod sets), JobHooks, and the Status plugin.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "host/common/expected.h"
+#include "jobhost/extension_points.h"
+#include "jobhost/job.h"
+
+namespace jobhost {
+
+/// Implemented by host/plugin (real plugins from .so files) and by test fakes. Calls for one job
+/// come from that job's worker only; calls for different jobs may be concurrent.
+class JobPlugins {
+ public:
+  virtual ~JobPlugins() = default;
+
+  /// Runs the pipeline (MLPolicy -> PodGroupPolicy -> PodNetwork -> ComponentBuild) for the job's
+  /// current spec and keeps the result until forget(). Called when a job is added and when its
+  /// spec changes. An error means the job cannot be built (reason names the plugin).
+  virtual Status prepare(const Job& job) = 0;
+  /// Drops what prepare() kept for the job with this UID.
+  virtual void forget(const std::string& jobUid) = 0;
+
+  /// Pod `<job>-<task>-<index>` as createJobPod builds it (§6.1) from the prepared pod set, after
+  /// every active plugin's onPodCreate ran on it. An error aborts the sync (names the plugin).
+  virtual Expected<Pod> makePod(const Job& job, size_t taskIndex, int32_t podIndex) = 0;
+  /// The job's PodGroup (§6.2, minResources §6.3) after PodGroupPolicy plugins.
+  virtual Expected<PodGroup> makePodGroup(const Job& job) = 0;
+
+  /// JobHooks, every active plugin in config order (§7.1). Hooks may change
+  /// job.status.controlledResources and create/delete objects through `client`.
+  virtual Status onJobAdd(Job& job, ResourceClient& client) = 0;
+  virtual Status onJobUpdate(Job& job, ResourceClient& client) = 0;
+  virtual Status onJobDelete(Job& job, ResourceClient& client) = 0;
+
+  /// The Status plugin, if any, after a sync. Errors are logged; the status is then unchanged.
+  virtual void updateStatus(const Job& job, JobStatus& status) = 0;
+};
+
+}  // namespace jobhost
