@@ -2,6 +2,8 @@
 // builds the DOM and records the position of every object member and array element.
 #include "host/common/source_doc.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -43,42 +45,51 @@ std::string SourceDoc::where(std::string_view path) const {
 
 namespace {
 
-// A RapidJSON input stream that counts lines and columns.
+// A RapidJSON input stream over text, with a line table to turn offsets into line:column.
 class CountingStream {
  public:
   using Ch = char;
-  explicit CountingStream(std::string_view text) : text_(text) {}
-  Ch Peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
-  Ch Take() {
-    if (pos_ >= text_.size()) return '\0';
-    Ch c = text_[pos_++];
-    if (c == '\n') {
-      ++line_;
-      col_ = 1;
-    } else {
-      ++col_;
-    }
-    return c;
+  explicit CountingStream(std::string_view text) : text_(text) {
+    lineStarts_.push_back(0);
+    for (size_t i = 0; i < text.size(); ++i)
+      if (text[i] == '\n') lineStarts_.push_back(i + 1);
   }
+  Ch Peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  Ch Take() { return pos_ < text_.size() ? text_[pos_++] : '\0'; }
   size_t Tell() const { return pos_; }
   Ch* PutBegin() { return nullptr; }
   void Put(Ch) {}
   void Flush() {}
   size_t PutEnd(Ch*) { return 0; }
-  SourcePos pos() const { return {line_, col_}; }
+
   SourcePos posAt(size_t offset) const {
-    int line = 1, col = 1;
-    for (size_t i = 0; i < offset && i < text_.size(); ++i) {
-      if (text_[i] == '\n') line++, col = 1;
-      else col++;
-    }
-    return {line, col};
+    auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
+    const size_t line = static_cast<size_t>(it - lineStarts_.begin());
+    return {static_cast<int>(line), static_cast<int>(offset - lineStarts_[line - 1] + 1)};
   }
+  // Where the token that just ended (a string, number or literal) started.
+  SourcePos tokenStart() const {
+    if (pos_ == 0) return {1, 1};
+    size_t i = pos_ - 1;
+    if (text_[i] == '"') {
+      while (i > 0) {
+        --i;
+        if (text_[i] == '"' && (i == 0 || text_[i - 1] != '\\')) break;
+      }
+    } else {
+      while (i > 0 && (std::isalnum(static_cast<unsigned char>(text_[i - 1])) || text_[i - 1] == '.' ||
+                       text_[i - 1] == '-' || text_[i - 1] == '+'))
+        --i;
+    }
+    return posAt(i);
+  }
+  // Where the bracket just consumed ('{' or '[') is.
+  SourcePos lastChar() const { return posAt(pos_ == 0 ? 0 : pos_ - 1); }
 
  private:
   std::string_view text_;
   size_t pos_ = 0;
-  int line_ = 1, col_ = 1;
+  std::vector<size_t> lineStarts_;
 };
 
 // Builds the DOM through rapidjson::Document's own handler while tracking the current path.
@@ -87,6 +98,7 @@ class PositionHandler {
   PositionHandler(SourceDoc& out, CountingStream& in) : out_(out), in_(in) {}
 
   bool Null() { return value([&] { return out_.doc.Null(); }); }
+  // Scalars: the position is where the token began (for array elements) or the member's key.
   bool Bool(bool b) { return value([&] { return out_.doc.Bool(b); }); }
   bool Int(int i) { return value([&] { return out_.doc.Int(i); }); }
   bool Uint(unsigned u) { return value([&] { return out_.doc.Uint(u); }); }
@@ -100,13 +112,13 @@ class PositionHandler {
     return value([&] { return out_.doc.String(s, n, copy); });
   }
   bool StartObject() {
-    enter();
+    enter(in_.lastChar());
     frames_.push_back({current_, false, 0, true});
     return out_.doc.StartObject();
   }
   bool Key(const char* s, rapidjson::SizeType n, bool copy) {
     pendingKey_.assign(s, n);
-    keyPos_ = in_.pos();
+    keyPos_ = in_.tokenStart();
     return out_.doc.Key(s, n, copy);
   }
   bool EndObject(rapidjson::SizeType n) {
@@ -114,7 +126,7 @@ class PositionHandler {
     return out_.doc.EndObject(n);
   }
   bool StartArray() {
-    enter();
+    enter(in_.lastChar());
     frames_.push_back({current_, true, 0, true});
     return out_.doc.StartArray();
   }
@@ -131,8 +143,7 @@ class PositionHandler {
     bool open;
   };
   // Computes the path of the value starting now and records its position.
-  void enter() {
-    SourcePos pos = in_.pos();
+  void enter(SourcePos pos) {
     if (frames_.empty()) {
       current_.clear();
       pos = {1, 1};
@@ -146,7 +157,7 @@ class PositionHandler {
   }
   template <class F>
   bool value(F&& f) {
-    enter();
+    enter(in_.tokenStart());
     return f();
   }
 

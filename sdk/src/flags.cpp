@@ -34,11 +34,12 @@ std::string parseGoInt(std::string_view s, int64_t& out) {
     else base = 8, prefixed = true, s.remove_prefix(1);
   }
   unsigned __int128 v = 0;
-  bool any = false, lastUnderscore = prefixed;
+  bool any = false;
+  char saw = prefixed ? '0' : '^';  // Go's underscoreOK: a base prefix counts as a digit
   for (char c : s) {
     if (c == '_') {
-      if (!prefixed || lastUnderscore) return "parse error";
-      lastUnderscore = true;
+      if (saw != '0') return "parse error";
+      saw = '_';
       continue;
     }
     int d;
@@ -47,14 +48,12 @@ std::string parseGoInt(std::string_view s, int64_t& out) {
     else return "parse error";
     if (d >= base) return "parse error";
     v = v * base + d;
-    if (v > static_cast<unsigned __int128>(std::numeric_limits<int64_t>::max()) + 1) {
-      // keep scanning for syntax errors but remember overflow
-      v = static_cast<unsigned __int128>(std::numeric_limits<int64_t>::max()) + 2;
-    }
+    if (v > static_cast<unsigned __int128>(std::numeric_limits<int64_t>::max()) + 1)
+      v = static_cast<unsigned __int128>(std::numeric_limits<int64_t>::max()) + 2;  // saturate
     any = true;
-    lastUnderscore = false;
+    saw = '0';
   }
-  if (lastUnderscore && any) return "parse error";
+  if (saw == '_') return "parse error";
   if (!any) {
     if (base == 8 && prefixed && s.empty()) return (out = 0, "");  // "0"
     return "parse error";

@@ -1,0 +1,174 @@
+// Loader tests: each deliberately broken .so fixture is loaded through the production loader and
+// must produce its own one-line error naming the file and what to do; good plugins load.
+#include "host/plugin/loader.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "jobhost/version.h"
+
+namespace jobhost {
+namespace {
+
+LoadRequest fixture(const std::string& name, std::vector<std::string> args = {}) {
+  return LoadRequest{name, "", "", {JOBHOST_FIXTURE_DIR}, std::move(args)};
+}
+std::string fixtureFile(const std::string& name) {
+  return std::string(JOBHOST_FIXTURE_DIR) + "/libjobhost_" + name + ".so";
+}
+
+TEST(Loader, LoadsShippedPluginFromSearchPath) {
+  auto p = loadPlugin(LoadRequest{"env", "", "", {JOBHOST_PLUGIN_DIR}, {}});
+  ASSERT_TRUE(p) << p.error();
+  EXPECT_EQ(p->name, "env");
+  EXPECT_EQ(p->file, std::string(JOBHOST_PLUGIN_DIR) + "/libjobhost_env.so");
+  EXPECT_EQ(p->abiMajor, static_cast<uint32_t>(JOBHOST_ABI_MAJOR));
+  EXPECT_NE(p->instance, nullptr);
+}
+
+TEST(Loader, MissingByNameListsEveryPlaceTried) {
+  auto p = loadPlugin(LoadRequest{"nosuch", "", "", {"/opt/a", "/opt/b"}, {}});
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(),
+            "libjobhost_nosuch.so: plugin \"nosuch\" not found (looked in: /opt/a/libjobhost_nosuch.so, "
+            "/opt/b/libjobhost_nosuch.so); build it, set \"pluginPath\" in the config or "
+            "JOBHOST_PLUGIN_PATH, or give its \"path\"");
+}
+
+TEST(Loader, MissingExplicitPathNamesTheFile) {
+  auto p = loadPlugin(LoadRequest{"", "/nonexistent/libx.so", "", {}, {}});
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(),
+            "/nonexistent/libx.so: plugin file does not exist; fix the plugin's \"path\" in the config");
+}
+
+TEST(Loader, RelativePathResolvesAgainstConfigDir) {
+  auto p = loadPlugin(LoadRequest{"", "libjobhost_withargs.so", JOBHOST_FIXTURE_DIR, {}, {}});
+  ASSERT_TRUE(p) << p.error();
+  EXPECT_EQ(p->name, "withargs");
+  EXPECT_EQ(p->version, "1.2.3");
+}
+
+TEST(Loader, NotASharedObject) {
+  auto p = loadPlugin(fixture("garbage"));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().rfind(fixtureFile("garbage") + ": not a loadable shared object (", 0), 0u) << p.error();
+  EXPECT_NE(p.error().find("point the config at a plugin built with jobhost_add_plugin()"), std::string::npos);
+}
+
+TEST(Loader, EntrySymbolMissing) {
+  auto p = loadPlugin(fixture("noentry"));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), fixtureFile("noentry") +
+                           ": has no \"jobhost_plugin_entry\" entry symbol, so it is not a jobhost "
+                           "plugin; export one with JOBHOST_PLUGIN(Class, \"name\", \"version\")");
+}
+
+TEST(Loader, AbiMajorMismatch) {
+  auto p = loadPlugin(fixture("abimajor"));
+  ASSERT_FALSE(p);
+  const std::string plugin = std::to_string(JOBHOST_ABI_MAJOR + 1) + "." + std::to_string(JOBHOST_ABI_MINOR);
+  const std::string host = std::to_string(JOBHOST_ABI_MAJOR) + "." + std::to_string(JOBHOST_ABI_MINOR);
+  EXPECT_EQ(p.error(), fixtureFile("abimajor") + ": plugin \"abimajor\" was built for plugin ABI " + plugin +
+                           " but this host speaks ABI " + host +
+                           "; rebuild the plugin against jobhost SDK " JOBHOST_SDK_VERSION_STRING);
+}
+
+TEST(Loader, AbiMinorNewerThanHost) {
+  auto p = loadPlugin(fixture("abiminor"));
+  ASSERT_FALSE(p);
+  EXPECT_NE(p.error().find(": plugin \"abiminor\" needs plugin ABI " + std::to_string(JOBHOST_ABI_MAJOR) + "." +
+                           std::to_string(JOBHOST_ABI_MINOR + 1) + " but this host provides only"),
+            std::string::npos)
+      << p.error();
+  EXPECT_NE(p.error().find("upgrade jobhost or rebuild the plugin"), std::string::npos);
+}
+
+TEST(Loader, BuildKeyMismatch) {
+  auto p = loadPlugin(fixture("buildkey"));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), fixtureFile("buildkey") +
+                           ": plugin \"buildkey\" build key \"itanium/libc++/sdk-0\" does not match the "
+                           "host's \"" JOBHOST_BUILD_KEY
+                           "\"; rebuild the plugin with the same compiler family and C++ library");
+}
+
+TEST(Loader, TruncatedDescriptor) {
+  auto p = loadPlugin(fixture("truncated"));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), fixtureFile("truncated") + ": plugin \"truncated\" has an incomplete descriptor; "
+                                                  "rebuild it with JOBHOST_PLUGIN");
+}
+
+TEST(Loader, CreateFails) {
+  auto p = loadPlugin(fixture("createfails"));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), fixtureFile("createfails") +
+                           ": plugin \"createfails\" failed to start (create): no GPU driver found");
+}
+
+TEST(Loader, CreateThrowsPastItsOwnBarrier) {
+  auto p = loadPlugin(fixture("createthrows"));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), fixtureFile("createthrows") +
+                           ": plugin \"createthrows\" threw while starting (create): boom: device table "
+                           "unreadable; the plugin must not let exceptions escape, report this to its author");
+}
+
+TEST(Loader, ConstructorThrowIsCaughtBySdkBarrier) {
+  auto p = loadPlugin(fixture("ctorthrows"));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), fixtureFile("ctorthrows") +
+                           ": plugin \"ctorthrows\" threw while starting (create): create threw an "
+                           "exception: cannot open /dev/fixture");
+}
+
+TEST(Loader, ArgsRejected) {
+  auto p = loadPlugin(fixture("withargs", {"--level=high"}));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), fixtureFile("withargs") +
+                           ": plugin \"withargs\" rejected its config args: plugin withargs: invalid value "
+                           "\"high\" for flag -level: parse error; fix its \"args\" in the config");
+}
+
+TEST(Loader, ArgsAccepted) {
+  auto p = loadPlugin(fixture("withargs", {"--level", "3", "-mode=fast"}));
+  ASSERT_TRUE(p) << p.error();
+  Job job;
+  RuntimeInfo info(job);
+  ASSERT_TRUE(p->instance->mlPolicy()->enforceMLPolicy(info, {}));
+  EXPECT_EQ(info.annotations["fixture/level"], "3");
+  EXPECT_EQ(info.annotations["fixture/mode"], "fast");
+}
+
+TEST(Loader, FileNameMustMatchDescriptorName) {
+  auto p = loadPlugin(fixture("wrongname"));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), fixtureFile("wrongname") +
+                           ": file is named for plugin \"wrongname\" but its descriptor says "
+                           "\"somethingelse\"; rename the file or fix the config");
+}
+
+TEST(Loader, EnvironmentOverridesConfiguredSearchPath) {
+  setenv("JOBHOST_PLUGIN_PATH", "/x:/y", 1);
+  auto path = pluginSearchPath({"plugins"}, "/etc/jobhost");
+  unsetenv("JOBHOST_PLUGIN_PATH");
+  EXPECT_EQ(path, (std::vector<std::string>{"/x", "/y"}));
+  EXPECT_EQ(pluginSearchPath({"plugins", "/abs"}, "/etc/jobhost"),
+            (std::vector<std::string>{"/etc/jobhost/plugins", "/abs"}));
+}
+
+TEST(Loader, CapabilitiesComeFromTheDescriptor) {
+  auto p = loadPlugin(fixture("throwing"));
+  ASSERT_TRUE(p) << p.error();
+  EXPECT_EQ(p->capabilities, 0x7Fu);
+  auto q = loadPlugin(fixture("statusa"));
+  ASSERT_TRUE(q) << q.error();
+  EXPECT_EQ(q->capabilities, static_cast<uint32_t>(kStatus));
+  EXPECT_EQ(q->instance->mlPolicy(), nullptr);
+  EXPECT_NE(q->instance->status(), nullptr);
+}
+
+}  // namespace
+}  // namespace jobhost
