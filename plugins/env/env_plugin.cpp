@@ -1,9 +1,61 @@
-// The env plugin (placeholder until the shipped-plugins issue lands): exports its descriptor only.
-// Built only against the public SDK.
+// The env plugin (Volcano's `env`): VK_TASK_INDEX and VC_TASK_INDEX on every container and init
+// container of every pod, plus the plugin-env marker. Built only against the public SDK.
 #include <jobhost/jobhost.h>
 
+#include <algorithm>
+#include <string>
+
 namespace {
-class EnvPlugin {};
+using namespace jobhost;
+
+constexpr const char* kName = "env";
+constexpr const char* kMarker = "plugin-env";
+
+// Volcano's GetPodIndexUnderTask: the last part of "<job>-<task>-<index>", or "" when the name has
+// fewer than three '-'-separated parts.
+std::string podIndex(const std::string& podName) {
+  if (std::count(podName.begin(), podName.end(), '-') < 2) return "";
+  return podName.substr(podName.rfind('-') + 1);
+}
+
+// The plugin takes no flags; Go `flag` rules still apply, so any flag is an unknown flag.
+Status parseArgs(const PluginArgs& args) {
+  FlagSet flags("plugin env");
+  return flags.parse(args);
+}
+
+class EnvPlugin final : public ValidationPlugin, public JobHooksPlugin {
+ public:
+  Status configure(const PluginSettings& settings) { return parseArgs(settings.defaultArgs); }
+
+  Status validate(const Job&, const Job*, const PluginArgs& args, ValidationResult& out) override {
+    if (Status st = parseArgs(args); !st) out.errors.push_back({"spec.plugins.env", st.message()});
+    return Status::ok();
+  }
+
+  Status onJobAdd(JobContext& ctx) override {
+    ctx.controlledResources()[kMarker] = kName;
+    return Status::ok();
+  }
+
+  Status onPodCreate(JobContext& ctx, Pod& pod) override {
+    const std::string index = podIndex(pod.metadata.name);
+    for (auto* list : {&pod.spec.containers, &pod.spec.initContainers})
+      for (auto& c : *list) {
+        ctx.setEnv(c, EnvVar::literal("VK_TASK_INDEX", index));
+        ctx.setEnv(c, EnvVar::literal("VC_TASK_INDEX", index));
+      }
+    return Status::ok();
+  }
+
+  Status onJobUpdate(JobContext&) override { return Status::ok(); }
+
+  Status onJobDelete(JobContext& ctx) override {
+    ctx.controlledResources().erase(kMarker);
+    return Status::ok();
+  }
+};
+
 }  // namespace
 
 JOBHOST_PLUGIN(EnvPlugin, "env", "0.1.0")

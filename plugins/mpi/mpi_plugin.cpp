@@ -1,9 +1,114 @@
-// The mpi plugin (placeholder until the shipped-plugins issue lands): exports its descriptor only.
-// Built only against the public SDK.
+// The mpi plugin (Volcano's `mpi` + Trainer's OpenMPI hostfile): MPI_HOST, ssh port, OMPI_MCA_* env,
+// the `<job>-mpi-hostfile` ConfigMap. Points: Validation, MLPolicy, ComponentBuild, JobHooks.
 #include <jobhost/jobhost.h>
 
+#include "mpi_hostfile.h"
+#include "mpi_options.h"
+#include "mpi_pod.h"
+#include "mpi_validation.h"
+
 namespace {
-class MpiPlugin {};
+using namespace jobhost;
+
+constexpr const char* kName = "mpi";
+constexpr const char* kMarker = "plugin-mpi";
+
+// Outside Validation, use whatever parsed, like Volcano: admission already reported a bad flag.
+mpi::MpiOptions effectiveOptions(const PluginArgs& args) {
+  mpi::MpiOptions options;
+  static_cast<void>(mpi::parseMpiOptions(args, options));
+  return options;
+}
+
+// Volcano's GetTaskKey: the pod's task-spec annotation, or "default".
+std::string taskKey(const Pod& pod) {
+  const auto it = pod.metadata.annotations.find(std::string(keys::TaskSpec));
+  return it == pod.metadata.annotations.end() || it->second.empty() ? std::string(keys::DefaultTaskSpec)
+                                                                      : it->second;
+}
+
+// Create when missing, update only when the data differs.
+Status createOrUpdate(ResourceClient& client, const ConfigMap& cm) {
+  const auto existing = client.getConfigMap(cm.metadata.name);
+  if (existing && existing->data == cm.data) return Status::ok();
+  Components c;
+  c.configMaps.push_back(cm);
+  return client.apply(c);
+}
+
+// The hostfile this job's ComponentBuild produced, else one built now (ComponentBuild disabled).
+std::optional<ConfigMap> hostfileFor(JobContext& ctx) {
+  const std::string name = mpi::hostfileConfigMapName(ctx.job());
+  for (const auto& cm : ctx.built().configMaps)
+    if (cm.metadata.name == name) return cm;
+  return mpi::hostfileConfigMap(ctx.job(), effectiveOptions(ctx.args()));
+}
+
+class MpiPlugin final : public ValidationPlugin,
+                        public MLPolicyPlugin,
+                        public ComponentBuildPlugin,
+                        public JobHooksPlugin {
+ public:
+  Status configure(const PluginSettings& settings) {
+    mpi::MpiOptions options;
+    return mpi::parseMpiOptions(settings.defaultArgs, options);
+  }
+
+  Status validate(const Job& job, const Job*, const PluginArgs& args, ValidationResult& out) override {
+    mpi::validateMpiJob(job, args, out);
+    return Status::ok();
+  }
+
+  // Everything the plugin puts on a pod is the same for every pod of a task, so the pipeline's pod
+  // sets already carry it; onPodCreate re-applies it idempotently.
+  Status enforceMLPolicy(RuntimeInfo& info, const PluginArgs& args) override {
+    const mpi::MpiOptions options = effectiveOptions(args);
+    for (auto& set : info.podSets)
+      mpi::decorateMpiPod(info.job, options, set.name, {set.initContainers, set.containers, set.volumes},
+                          [&](Container& c, const EnvVar& v) { info.setEnv(set, c, v); });
+    return Status::ok();
+  }
+
+  Status build(const RuntimeInfo& info, const PluginArgs& args, Components& out) override {
+    if (auto cm = mpi::hostfileConfigMap(info.job, effectiveOptions(args))) out.configMaps.push_back(std::move(*cm));
+    return Status::ok();
+  }
+
+  Status onJobAdd(JobContext& ctx) override {
+    auto& marks = ctx.controlledResources();
+    if (auto it = marks.find(kMarker); it != marks.end() && it->second == kName) return Status::ok();
+    if (auto cm = hostfileFor(ctx))
+      if (Status st = createOrUpdate(ctx.resources(), *cm); !st) return st;
+    marks[kMarker] = kName;
+    return Status::ok();
+  }
+
+  Status onPodCreate(JobContext& ctx, Pod& pod) override {
+    mpi::decorateMpiPod(ctx.job(), effectiveOptions(ctx.args()), taskKey(pod),
+                        {pod.spec.initContainers, pod.spec.containers, pod.spec.volumes},
+                        [&](Container& c, const EnvVar& v) { ctx.setEnv(c, v); });
+    return Status::ok();
+  }
+
+  // While the plugin owns the hostfile (marker set), it follows worker scaling like svc's hosts.
+  Status onJobUpdate(JobContext& ctx) override {
+    const auto& marks = ctx.controlledResources();
+    if (auto it = marks.find(kMarker); it == marks.end() || it->second != kName) return Status::ok();
+    if (auto cm = mpi::hostfileConfigMap(ctx.job(), effectiveOptions(ctx.args())))
+      return createOrUpdate(ctx.resources(), *cm);
+    return Status::ok();
+  }
+
+  Status onJobDelete(JobContext& ctx) override {
+    auto& marks = ctx.controlledResources();
+    if (auto it = marks.find(kMarker); it == marks.end() || it->second != kName) return Status::ok();
+    if (Status st = ctx.resources().remove(ObjectKind::ConfigMap, mpi::hostfileConfigMapName(ctx.job())); !st)
+      return st;
+    marks.erase(kMarker);
+    return Status::ok();
+  }
+};
+
 }  // namespace
 
 JOBHOST_PLUGIN(MpiPlugin, "mpi", "0.1.0")

@@ -1,9 +1,101 @@
-// The ssh plugin (placeholder until the shipped-plugins issue lands): exports its descriptor only.
-// Built only against the public SDK.
+// The ssh plugin (Volcano's `ssh`): the `<job>-ssh` Secret with an RSA key pair and ssh config,
+// mounted into every container. Points: Validation, ComponentBuild, JobHooks.
 #include <jobhost/jobhost.h>
 
+#include "ssh_options.h"
+#include "ssh_secret.h"
+
 namespace {
-class SshPlugin {};
+using namespace jobhost;
+
+constexpr const char* kName = "ssh";
+constexpr const char* kMarker = "plugin-ssh";
+
+// Outside Validation, use whatever parsed, like Volcano: admission already reported a bad flag.
+ssh::SshOptions effectiveOptions(const PluginArgs& args) {
+  ssh::SshOptions options;
+  static_cast<void>(ssh::parseSshOptions(args, options));
+  return options;
+}
+
+// The Secret this job's ComponentBuild produced, so that render and run show the same keys; a
+// fresh one when ComponentBuild did not run for the job (e.g. disabled in the config).
+Status secretFor(JobContext& ctx, Secret& out) {
+  const std::string name = ssh::secretName(ctx.job());
+  for (const auto& s : ctx.built().secrets)
+    if (s.metadata.name == name) {
+      out = s;
+      return Status::ok();
+    }
+  return ssh::buildSshSecret(ctx.job(), effectiveOptions(ctx.args()), out);
+}
+
+std::string configOf(const Secret& secret) {
+  const auto it = secret.data.find("config");
+  return it == secret.data.end() ? std::string() : it->second;
+}
+
+class SshPlugin final : public ValidationPlugin, public ComponentBuildPlugin, public JobHooksPlugin {
+ public:
+  Status configure(const PluginSettings& settings) {
+    ssh::SshOptions options;
+    return ssh::parseSshOptions(settings.defaultArgs, options);
+  }
+
+  Status validate(const Job&, const Job*, const PluginArgs& args, ValidationResult& out) override {
+    ssh::SshOptions options;
+    if (Status st = ssh::parseSshOptions(args, options); !st)
+      out.errors.push_back({"spec.plugins.ssh", st.message()});
+    return Status::ok();
+  }
+
+  Status build(const RuntimeInfo& info, const PluginArgs& args, Components& out) override {
+    Secret secret;
+    if (Status st = ssh::buildSshSecret(info.job, effectiveOptions(args), secret); !st) return st;
+    out.secrets.push_back(std::move(secret));
+    return Status::ok();
+  }
+
+  // Volcano's CreateOrUpdateSecret: create when missing; update only when `config` differs.
+  Status onJobAdd(JobContext& ctx) override {
+    auto& marks = ctx.controlledResources();
+    if (auto it = marks.find(kMarker); it != marks.end() && it->second == kName) return Status::ok();
+    Secret secret;
+    if (Status st = secretFor(ctx, secret); !st) return st;
+    const auto existing = ctx.resources().getSecret(secret.metadata.name);
+    if (!existing || configOf(*existing) != configOf(secret)) {
+      Components c;
+      c.secrets.push_back(std::move(secret));
+      if (Status st = ctx.resources().apply(c); !st) return st;
+    }
+    marks[kMarker] = kName;
+    return Status::ok();
+  }
+
+  Status onPodCreate(JobContext& ctx, Pod& pod) override {
+    const ssh::SshOptions options = effectiveOptions(ctx.args());
+    upsertVolume(pod.spec.volumes, ssh::sshVolume(ctx.job(), options));
+    VolumeMount mount;
+    mount.name = ssh::secretName(ctx.job());
+    mount.mountPath = options.keyFilePath;
+    mount.subPath = ".ssh";
+    for (auto* list : {&pod.spec.containers, &pod.spec.initContainers})
+      for (auto& c : *list) upsertVolumeMount(c.volumeMounts, mount);
+    return Status::ok();
+  }
+
+  // Secret subPath mounts do not refresh (Volcano issue #1420), so there is nothing to update.
+  Status onJobUpdate(JobContext&) override { return Status::ok(); }
+
+  Status onJobDelete(JobContext& ctx) override {
+    auto& marks = ctx.controlledResources();
+    if (auto it = marks.find(kMarker); it == marks.end() || it->second != kName) return Status::ok();
+    if (Status st = ctx.resources().remove(ObjectKind::Secret, ssh::secretName(ctx.job())); !st) return st;
+    marks.erase(kMarker);
+    return Status::ok();
+  }
+};
+
 }  // namespace
 
 JOBHOST_PLUGIN(SshPlugin, "ssh", "0.1.0")

@@ -1,0 +1,56 @@
+// CRD-schema and ValidatingAdmissionPolicy rules of the Job, worded as the VAP (installer
+// volcano-development-vap.yaml) and the API server's OpenAPI validation word them.
+#include "host/admission/schema_rules.h"
+
+#include <string>
+
+#include "host/admission/field_errors.h"
+#include "host/workload/k8s_names.h"
+
+namespace jobhost {
+namespace {
+
+constexpr std::string_view kSubdomainPattern = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
+
+std::string tooLong(size_t max) { return "Too long: may not be more than " + std::to_string(max) + " bytes"; }
+
+void atLeastOne(Findings& f, const std::string& field, int32_t v) {
+  if (v < 1)
+    f.add(field, "Invalid value: " + std::to_string(v) + ": " + field + " in body should be greater than or equal to 1");
+}
+
+void subdomainField(Findings& f, const std::string& field, const std::string& v) {
+  if (v.empty()) return;
+  if (v.size() > 253) f.add(field, tooLong(253));
+  if (!k8s::matchesDNS1123Subdomain(v))
+    f.add(field, "Invalid value: " + k8s::value(v) + ": " + field + " in body should match '" +
+                     std::string(kSubdomainPattern) + "'");
+}
+
+}  // namespace
+
+void checkSchemaRules(const Job& job, Findings& f) {
+  const JobSpec& spec = job.spec;
+  if (spec.minAvailable < 0) f.add("spec.minAvailable", "job 'minAvailable' must be >= 0");
+  if (spec.maxRetry < 0) f.add("spec.maxRetry", "'maxRetry' cannot be less than zero");
+  if (spec.ttlSecondsAfterFinished && *spec.ttlSecondsAfterFinished < 0)
+    f.add("spec.ttlSecondsAfterFinished", "'ttlSecondsAfterFinished' cannot be less than zero");
+  for (size_t i = 0; i < spec.tasks.size(); ++i) {
+    const TaskSpec& t = spec.tasks[i];
+    const std::string at = "spec.tasks[" + std::to_string(i) + "].";
+    if (t.replicas < 0) f.add(at + "replicas", "'replicas' < 0 in task");
+    if (t.minAvailable && *t.minAvailable < 0) f.add(at + "minAvailable", "'minAvailable' < 0 in task");
+    if (!k8s::matchesDNS1123Label(t.name))
+      f.add(at + "name", "a lowercase RFC 1123 label must consist of lower case alphanumeric characters");
+    if (t.name.size() > 63) f.add(at + "name", tooLong(63));
+    if (t.partitionPolicy) {
+      atLeastOne(f, at + "partitionPolicy.totalPartitions", t.partitionPolicy->totalPartitions);
+      atLeastOne(f, at + "partitionPolicy.partitionSize", t.partitionPolicy->partitionSize);
+    }
+  }
+  subdomainField(f, "spec.queue", spec.queue);
+  subdomainField(f, "spec.priorityClassName", spec.priorityClassName);
+  if (spec.minSuccess) atLeastOne(f, "spec.minSuccess", *spec.minSuccess);
+}
+
+}  // namespace jobhost

@@ -1,0 +1,16 @@
+// Internal to admission: the rules Volcano moved out of its webhook into the Job CRD schema and the
+// ValidatingAdmissionPolicy `job-validation-policy`, with their messages.
+#pragma once
+
+#include "host/admission/findings.h"
+#include "jobhost/job.h"
+
+namespace jobhost {
+
+/// VAP: job minAvailable >= 0, maxRetry >= 0, ttlSecondsAfterFinished >= 0, task replicas >= 0,
+/// task minAvailable >= 0, task names DNS-1123 labels. CRD: task names at most 63 bytes, queue and
+/// priorityClassName DNS subdomains of at most 253 bytes, minSuccess >= 1, partition
+/// totalPartitions and partitionSize >= 1.
+void checkSchemaRules(const Job& job, Findings& findings);
+
+}  // namespace jobhost

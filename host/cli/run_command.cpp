@@ -1,0 +1,185 @@
+// `jobhost run JOB [--config FILE]`: admit the job, run it on the local backend under the real
+// clock with live progress, terminate it cleanly on SIGINT/SIGTERM, and exit with its final phase.
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "host/admission/admission.h"
+#include "host/admission/mutation.h"
+#include "host/cli/cli.h"
+#include "host/cli/run_progress.h"
+#include "host/cluster/local/local_backend.h"
+#include "host/controller/controller.h"
+#include "host/controller/real_clock.h"
+#include "host/plugin/plugin_job_plugins.h"
+#include "host/plugin/registry.h"
+#include "host/spec/job_loader.h"
+
+namespace jobhost::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Blocks SIGINT/SIGTERM for this thread and every thread started after it (the controller's and
+// the backend's), so that only sigtimedwait below receives them; restores the mask on exit.
+class BlockedSignals {
+ public:
+  BlockedSignals() {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set_, &old_);
+  }
+  ~BlockedSignals() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  /// The signal that arrived within `ms`, or 0.
+  int wait(int ms) {
+    timespec ts{ms / 1000, static_cast<long>(ms % 1000) * 1000000L};
+    const int sig = sigtimedwait(&set_, nullptr, &ts);
+    return sig > 0 ? sig : 0;
+  }
+
+ private:
+  sigset_t set_{}, old_{};
+};
+
+PluginValidation validationPlugins(const Registry& registry) {
+  return [&registry](const Job& job, const Job* oldJob, ValidationResult& out) {
+    for (const auto& active : registry.activeAt(Point::Validation, job)) {
+      ValidationPlugin* plugin = active.plugin->loaded.instance->validation();
+      if (!plugin) continue;
+      if (Status st = plugin->validate(job, oldJob, active.args, out); !st)
+        out.errors.push_back({"spec.plugins." + active.plugin->names[0], st.message()});
+    }
+  };
+}
+
+// Mutation and admission; prints every finding at its file:line:col. False when rejected.
+bool admit(JobDocument& doc, const HostConfig& config, const Registry& registry, Streams io) {
+  mutateJob(doc.job, MutationConfig{config.schedulerNames});
+  AdmissionConfig admission;
+  admission.queues = config.queues;
+  admission.knownPlugin = [&registry](const std::string& name) { return registry.find(name) != nullptr; };
+  admission.pluginValidation = validationPlugins(registry);
+  const AdmissionResult result = validateJobCreate(doc.job, admission);
+  for (const auto& w : result.warnings) io.err << "warning: " << w << "\n";
+  for (const auto& e : result.errors)
+    io.err << doc.source.where(e.field) << ": " << (e.field.empty() ? "" : e.field + ": ") << e.message << "\n";
+  if (!result.allowed) io.err << "jobhost run: job \"" << doc.job.metadata.name << "\" rejected by admission\n";
+  return result.allowed;
+}
+
+int exitCodeOf(JobPhase phase) {
+  switch (phase) {
+    case JobPhase::Completed: return kOk;
+    case JobPhase::Failed: return kJobFailed;
+    case JobPhase::Aborted: return kJobAborted;
+    default: return kJobTerminated;
+  }
+}
+
+bool ended(JobPhase phase) { return isFinished(phase) || phase == JobPhase::Aborted; }
+
+}  // namespace
+
+int runCommand(const Args& args, Streams io) {
+  if (args.positionals.size() != 1) {
+    io.err << "jobhost run: expected exactly one job file\n";
+    return kUsage;
+  }
+  auto config = loadConfig(args, io);
+  if (!config) return kConfigError;
+  auto docs = loadJobs(args.positionals[0]);
+  if (!docs) {
+    io.err << "jobhost run: " << docs.error() << "\n";
+    return kInputError;
+  }
+  if (docs->size() != 1) {
+    io.err << "jobhost run: " << args.positionals[0] << " holds " << docs->size() << " jobs; run takes exactly one\n";
+    return kInputError;
+  }
+  std::vector<std::string> warnings;
+  auto registry = Registry::load(*config, &warnings);
+  if (!registry) {
+    io.err << "jobhost: plugin load failed: " << registry.error() << "\n";
+    return kConfigError;
+  }
+  for (const auto& w : warnings) io.err << "warning: " << w << "\n";
+  JobDocument& doc = docs->front();
+  if (doc.job.metadata.namespace_.empty()) doc.job.metadata.namespace_ = "default";
+  if (!admit(doc, *config, **registry, io)) return kRejected;
+  const std::string ns = doc.job.metadata.namespace_, name = doc.job.metadata.name;
+
+  BlockedSignals signals;
+  auto backend = LocalBackend::create(config->local);
+  if (!backend) {
+    io.err << "jobhost run: " << backend.error() << "\n";
+    return kConfigError;
+  }
+  LocalBackend& local = **backend;
+  const std::string logDir = local.jobDir(ns, name);
+  std::error_code ec;
+  std::filesystem::remove_all(logDir, ec);  // every run starts with a fresh job directory
+  PluginJobPlugins plugins(*registry, config->priorityClasses);
+  RealClock clock;
+  Controller controller(config->controller, clock, local, plugins);
+  local.setListener(&controller.listener());
+  controller.start();
+  if (Status st = controller.submitJob(doc.job); !st) {
+    io.err << "jobhost run: cannot start job " << ns << "/" << name << ": " << st.message() << "\n";
+    controller.stop();
+    local.setListener(nullptr);
+    return kRejected;
+  }
+  io.out << "jobhost run: job " << ns << "/" << name << " on this machine (isolation "
+         << local::toString(local.isolation()) << ", " << local.capacity().toString() << "); logs in " << logDir
+         << "\n" << std::flush;
+
+  const bool tty = &io.out == &std::cout && ::isatty(STDOUT_FILENO);
+  ProgressView view(io.out, tty);
+  const auto started = Clock::now();
+  auto elapsedMs = [&] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started).count();
+  };
+  int interrupts = 0;
+  std::optional<Clock::time_point> killDeadline;
+  JobProgress last;
+  std::vector<PodState> finalPods;
+  for (;;) {
+    auto job = controller.getJob(ns, name);
+    if (!job) break;
+    auto pods = local.jobPods(ns, name);
+    last = takeProgress(*job, pods, elapsedMs());
+    view.show(last);
+    if (ended(job->status.state.phase)) {
+      finalPods = std::move(pods);
+      break;
+    }
+    if (int sig = signals.wait(tty ? 200 : 100)) {
+      if (++interrupts == 1) {
+        io.err << "\njobhost run: " << (sig == SIGINT ? "interrupted" : "terminated") << ", terminating job "
+               << ns << "/" << name << " (again to kill at once)\n";
+        controller.issueCommand(Command{ns, name, std::string(actions::TerminateJob), "", "", ""});
+        killDeadline = Clock::now() + std::chrono::seconds(config->local.gracePeriodSeconds + 15);
+      } else {
+        local.killAll();
+      }
+    }
+    if (killDeadline && Clock::now() > *killDeadline) local.killAll();
+  }
+  // Whatever still runs (e.g. workers after CompleteJob) goes with the job; wait for every process.
+  controller.deleteJob(ns, name);
+  const auto giveUp = Clock::now() + std::chrono::seconds(config->local.gracePeriodSeconds + 15);
+  while (!local.jobPods(ns, name).empty()) {
+    if (signals.wait(100) || Clock::now() > giveUp) local.killAll();
+  }
+  controller.stop();
+  local.setListener(nullptr);
+  last.elapsedMs = elapsedMs();
+  printSummary(io.out, last, finalPods, logDir, interrupts > 0);
+  return interrupts > 0 ? kInterrupted : exitCodeOf(last.phase);
+}
+
+}  // namespace jobhost::cli

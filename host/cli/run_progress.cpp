@@ -1,0 +1,107 @@
+// Progress snapshots, the TTY/plain progress view and the summary of `jobhost run`
+// (see run_progress.h). ANSI: cursor up (ESC[nA) and clear to end of screen (ESC[J).
+#include "host/cli/run_progress.h"
+
+#include <cstdio>
+#include <map>
+
+namespace jobhost::cli {
+namespace {
+
+std::string seconds(int64_t ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1fs", static_cast<double>(ms) / 1000.0);
+  return buf;
+}
+
+std::string pad(std::string s, size_t width) {
+  if (s.size() < width) s.resize(width, ' ');
+  return s;
+}
+
+std::string taskLine(const TaskProgress& t) {
+  std::string line = t.name + " " + std::to_string(t.pending) + "/" + std::to_string(t.running) + "/" +
+                     std::to_string(t.succeeded) + "/" + std::to_string(t.failed);
+  if (t.terminating) line += " (" + std::to_string(t.terminating) + " terminating)";
+  if (t.restarts) line += " restarts " + std::to_string(t.restarts);
+  return line;
+}
+
+std::string phaseText(const JobProgress& p) {
+  std::string s = p.phase == JobPhase::None ? "Submitted" : toString(p.phase);
+  if (p.retryCount) s += " (retry " + std::to_string(p.retryCount) + ")";
+  return s;
+}
+
+}  // namespace
+
+JobProgress takeProgress(const Job& job, const std::vector<PodState>& pods, int64_t elapsedMs) {
+  JobProgress p;
+  p.job = job.metadata.namespace_ + "/" + job.metadata.name;
+  p.phase = job.status.state.phase;
+  p.retryCount = job.status.retryCount;
+  p.elapsedMs = elapsedMs;
+  std::map<std::string, size_t> index;
+  for (const auto& t : job.spec.tasks) {
+    index[t.name] = p.tasks.size();
+    p.tasks.push_back(TaskProgress{t.name});
+  }
+  for (const auto& pod : pods) {
+    const auto& ann = pod.object->metadata.annotations;
+    auto task = ann.find(std::string(keys::TaskSpec));
+    if (task == ann.end() || !index.count(task->second)) continue;
+    TaskProgress& t = p.tasks[index[task->second]];
+    for (const auto& c : pod.status.containerStatuses) t.restarts += c.restartCount;
+    for (const auto& c : pod.status.initContainerStatuses) t.restarts += c.restartCount;
+    if (pod.deletionTimestamp) {
+      ++t.terminating;
+      continue;
+    }
+    switch (pod.status.phase) {
+      case PodPhase::Pending: ++t.pending; break;
+      case PodPhase::Running: ++t.running; break;
+      case PodPhase::Succeeded: ++t.succeeded; break;
+      case PodPhase::Failed: ++t.failed; break;
+      case PodPhase::Unknown: break;
+    }
+  }
+  return p;
+}
+
+void ProgressView::show(const JobProgress& progress) {
+  if (!tty_) {
+    std::string line = pad(phaseText(progress), 12);
+    for (const auto& t : progress.tasks) line += "  " + taskLine(t);
+    if (line == lastLine_) return;
+    lastLine_ = line;
+    out_ << "[" << pad(seconds(progress.elapsedMs), 7) << "] " << line << "\n" << std::flush;
+    return;
+  }
+  std::string block;
+  if (drawnLines_ > 0) block += "\x1b[" + std::to_string(drawnLines_) + "A\x1b[J";
+  block += "job " + progress.job + "  " + phaseText(progress) + "  elapsed " + seconds(progress.elapsedMs) + "\n";
+  block += "  " + pad("TASK", 20) + pad("PENDING", 9) + pad("RUNNING", 9) + pad("SUCCEEDED", 11) + pad("FAILED", 8) +
+           "RESTARTS\n";
+  for (const auto& t : progress.tasks)
+    block += "  " + pad(t.name, 20) + pad(std::to_string(t.pending), 9) +
+             pad(std::to_string(t.running) + (t.terminating ? "+" + std::to_string(t.terminating) + "t" : ""), 9) +
+             pad(std::to_string(t.succeeded), 11) + pad(std::to_string(t.failed), 8) + std::to_string(t.restarts) +
+             "\n";
+  drawnLines_ = 2 + static_cast<int>(progress.tasks.size());
+  out_ << block << std::flush;
+}
+
+void printSummary(std::ostream& out, const JobProgress& progress, const std::vector<PodState>& finalPods,
+                  const std::string& logDir, bool interrupted) {
+  out << "\njob " << progress.job << " " << (interrupted ? "interrupted, ended " : "ended ") << phaseText(progress)
+      << " after " << seconds(progress.elapsedMs) << "\n";
+  for (const auto& t : progress.tasks) out << "  task " << taskLine(t) << "  (pending/running/succeeded/failed)\n";
+  for (const auto& pod : finalPods)
+    for (const auto& c : pod.status.containerStatuses)
+      if (c.terminated && c.terminated->exitCode != 0)
+        out << "  pod " << pod.name() << " container " << c.name << " exited " << c.terminated->exitCode
+            << ": " << logDir << "/" << pod.name() << "/logs/" << c.name << ".log\n";
+  out << "logs: " << logDir << "/<pod>/logs/<container>.log\n";
+}
+
+}  // namespace jobhost::cli

@@ -1,0 +1,152 @@
+// One pass of the local gang scheduler (see gang_scheduler.h): bind admitted gangs all-or-nothing,
+// then admit waiting groups whose minResources fit beside the unplaced admitted ones, then timeouts.
+#include "host/cluster/local/gang_scheduler.h"
+
+#include <algorithm>
+#include <map>
+
+namespace jobhost::local {
+namespace {
+
+bool setCondition(GangGroup& g, const std::string& type, const std::string& reason, const std::string& message,
+                  TimeMs now) {
+  auto& cs = g.conditions;
+  auto it = std::find_if(cs.begin(), cs.end(), [&](const PodGroupCondition& c) { return c.type == type; });
+  if (it != cs.end() && it->status == "True" && it->reason == reason && it->message == message) return false;
+  cs.erase(std::remove_if(cs.begin(), cs.end(),
+                          [](const PodGroupCondition& c) { return c.type == "Scheduled" || c.type == "Unschedulable"; }),
+           cs.end());
+  cs.push_back(PodGroupCondition{type, "True", reason, message, now});
+  return true;
+}
+
+// A gang's ScheduleTimeout report stays until the gang is placed.
+bool reportUnschedulable(GangGroup& g, const std::string& message, TimeMs now) {
+  for (const auto& c : g.conditions)
+    if (c.type == "Unschedulable" && c.reason == "ScheduleTimeout") return false;
+  return setCondition(g, "Unschedulable", "NotEnoughResources", message, now);
+}
+
+bool setPhase(GangGroup& g, const std::string& phase) {
+  if (g.phase == phase) return false;
+  g.phase = phase;
+  return true;
+}
+
+struct GroupPods {
+  std::vector<const GangPod*> waiting;
+  int32_t ready = 0;    // started (or succeeded) and not being deleted
+  int32_t running = 0;  // Active and not being deleted
+};
+
+}  // namespace
+
+GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, const std::vector<GangPod>& pods,
+                   TimeMs now) {
+  GangPlan plan;
+  Resources free = capacity;
+  std::map<std::string, GroupPods> byGroup;
+  std::vector<const GangPod*> loose;
+  std::vector<const GangPod*> ordered;
+  for (const auto& p : pods) {
+    if (p.slot == PodSlot::Active) free -= p.demand;
+    ordered.push_back(&p);
+  }
+  std::sort(ordered.begin(), ordered.end(), [](const GangPod* a, const GangPod* b) { return a->seq < b->seq; });
+  for (const GangPod* p : ordered) {
+    if (p->deleting) continue;
+    GroupPods* gp = p->group.empty() ? nullptr : &byGroup[p->group];
+    if (p->slot == PodSlot::Waiting) {
+      if (gp) gp->waiting.push_back(p);
+      else loose.push_back(p);
+    } else if (gp && (p->slot == PodSlot::Active || p->slot == PodSlot::Succeeded)) {
+      ++gp->ready;
+      if (p->slot == PodSlot::Active) ++gp->running;
+    }
+  }
+  std::vector<GangGroup*> order;
+  for (auto& g : groups) order.push_back(&g);
+  std::sort(order.begin(), order.end(), [](const GangGroup* a, const GangGroup* b) { return a->seq < b->seq; });
+  std::vector<std::string> changed;
+  auto mark = [&](const GangGroup& g, bool did) {
+    if (did && std::find(changed.begin(), changed.end(), g.key) == changed.end()) changed.push_back(g.key);
+  };
+
+  // 1. Admitted groups (as the sim does): start waiting pods only when the group then has
+  // minMember pods started or succeeded; below that, a Running gang becomes Unknown (some still
+  // run) or Pending again (none does, to be admitted anew).
+  for (GangGroup* g : order) {
+    if (g->phase == "Pending") continue;
+    GroupPods& gp = byGroup[g->key];
+    Resources left = free;
+    std::vector<const GangPod*> take;
+    for (const GangPod* p : gp.waiting)
+      if (p->demand.fitsIn(left)) {
+        take.push_back(p);
+        left -= p->demand;
+      }
+    const int32_t reachable = gp.ready + static_cast<int32_t>(take.size());
+    if (reachable >= g->minMember) {
+      for (const GangPod* p : take) plan.bind.push_back(p->key);
+      free = left;
+      gp.running += static_cast<int32_t>(take.size());
+      g->placed = true;
+      mark(*g, setPhase(*g, "Running"));
+      mark(*g, setCondition(*g, "Scheduled", "tasks in gang are ready to be scheduled", "", now));
+      continue;
+    }
+    g->placed = false;
+    if (g->phase == "Running" || g->phase == "Unknown") mark(*g, setPhase(*g, gp.running > 0 ? "Unknown" : "Pending"));
+    if (!gp.waiting.empty())
+      mark(*g, reportUnschedulable(*g,
+                                   std::to_string(g->minMember - gp.ready) + "/" + std::to_string(g->minMember) +
+                                       " tasks in gang unschedulable: only " + std::to_string(take.size()) +
+                                       " of the waiting pods fit (free: " + free.toString() + ")",
+                                   now));
+  }
+  for (const GangPod* p : loose)
+    if (p->demand.fitsIn(free)) {
+      plan.bind.push_back(p->key);
+      free -= p->demand;
+    }
+
+  // 2. Waiting groups, in creation order: admit when minResources fit beside the unplaced admitted.
+  Resources reserved;
+  for (const GangGroup* g : order)
+    if (g->phase != "Pending" && !g->placed) reserved += g->minResources;
+  for (GangGroup* g : order) {
+    if (g->phase != "Pending") continue;
+    const Resources available = free - reserved;
+    if (g->minResources.fitsIn(available)) {
+      reserved += g->minResources;
+      mark(*g, setPhase(*g, "Inqueue"));
+    } else {
+      const bool never = !g->minResources.fitsIn(capacity);
+      mark(*g, reportUnschedulable(*g,
+                            "minResources (" + g->minResources.toString() + ") " +
+                                (never ? "exceed the machine's capacity (" + capacity.toString() + ")"
+                                       : "do not fit the free capacity (" + available.toString() + ")"),
+                            now));
+    }
+  }
+
+  // 3. scheduleTimeoutSeconds: a gang still unplaced is reported; with some of it running: Unknown.
+  for (GangGroup* g : order) {
+    if (g->placed || !g->timeoutSeconds) continue;
+    const TimeMs deadline = g->since + int64_t{*g->timeoutSeconds} * 1000;
+    if (now < deadline) {
+      if (!plan.nextDeadline || deadline < *plan.nextDeadline) plan.nextDeadline = deadline;
+      continue;
+    }
+    const GroupPods& gp = byGroup[g->key];
+    mark(*g, setCondition(*g, "Unschedulable", "ScheduleTimeout",
+                          "gang of " + std::to_string(g->minMember) + " not placed within scheduleTimeoutSeconds " +
+                              std::to_string(*g->timeoutSeconds) + " (" + std::to_string(gp.ready) + " started)",
+                          now));
+    if (gp.running > 0) mark(*g, setPhase(*g, "Unknown"));
+  }
+  plan.changedGroups = std::move(changed);
+  return plan;
+}
+
+}  // namespace jobhost::local

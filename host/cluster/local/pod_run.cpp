@@ -1,0 +1,269 @@
+// PodRun (see pod_run.h): container processes, exits, restarts with back-off, readiness and the
+// pod phase, on the backend loop. A plain container's leftover processes die with its main one.
+#include "host/cluster/local/pod_run.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "host/cluster/local/hosts_file.h"
+#include "host/cluster/local/process.h"
+
+namespace jobhost::local {
+namespace asio = boost::asio;
+
+namespace {
+
+void appendToLog(const std::string& file, const std::string& line) {
+  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  const std::string text = "jobhost: " + line + "\n";
+  if (::write(fd, text.data(), text.size()) < 0) {
+    // nothing more to do: the status message carries the same text
+  }
+  ::close(fd);
+}
+
+}  // namespace
+
+PodRun::PodRun(asio::io_context& io, PodRunSpec spec, StatusFn onStatus, GoneFn onGone)
+    : io_(io), spec_(std::move(spec)), onStatus_(std::move(onStatus)), onGone_(std::move(onGone)), killTimer_(io) {
+  const PodSpec& ps = spec_.pod->spec;
+  for (size_t i = 0; i < ps.initContainers.size(); ++i) {
+    Slot& s = inits_.emplace_back();
+    s.spec = &ps.initContainers[i];
+    s.init = true;
+    s.index = i;
+  }
+  for (size_t i = 0; i < ps.containers.size(); ++i) {
+    Slot& s = mains_.emplace_back();
+    s.spec = &ps.containers[i];
+    s.index = i;
+  }
+}
+
+void PodRun::start(PodStatus initial) {
+  status_ = std::move(initial);
+  auto named = [](const std::string& name) {
+    ContainerStatus cs;
+    cs.name = name;
+    return cs;
+  };
+  for (const auto& s : inits_) status_.initContainerStatuses.push_back(named(s.spec->name));
+  for (const auto& s : mains_) status_.containerStatuses.push_back(named(s.spec->name));
+  published_ = status_;
+  if (inits_.empty())
+    startMains();
+  else
+    launch(inits_[0]);
+  publish();
+}
+
+ContainerStatus& PodRun::statusOf(const Slot& slot) {
+  return slot.init ? status_.initContainerStatuses[slot.index] : status_.containerStatuses[slot.index];
+}
+
+bool PodRun::restarts(int32_t exitCode) const {
+  const std::string& policy = spec_.pod->spec.restartPolicy;
+  if (policy == "Never") return false;
+  if (policy == "OnFailure") return exitCode != 0;
+  return true;  // Always, and Kubernetes' default
+}
+
+void PodRun::startMains() {
+  mainsStarted_ = true;
+  for (auto& s : mains_) launch(s);
+}
+
+void PodRun::launch(Slot& slot) {
+  if (terminating_) return;
+  const Container& c = *slot.spec;
+  const std::string log = spec_.layout.logFile(c.name);
+  auto env = containerEnv(c, spec_.env);
+  if (!env) {  // like the kubelet: the container waits (CreateContainerConfigError) and is retried
+    status_.reason = "CreateContainerConfigError";
+    status_.message = "container " + c.name + ": " + env.error();
+    publish();
+    return retryLater(slot, 1000, false);
+  }
+  slot.env = std::move(*env);
+  auto mounts = containerMounts(spec_.layout, *spec_.pod, c);
+  SpawnRequest req;
+  req.env = slot.env;
+  req.logFile = log;
+  const std::string workingDir = c.workingDir.empty() ? spec_.layout.root : c.workingDir;
+  std::string error = mounts ? "" : mounts.error();
+  if (mounts && spec_.isolation == Isolation::Bwrap) {
+    req.argv = bwrapArgs(ContainerSandbox{podHostname(*spec_.pod), spec_.hostsFile, spec_.layout.hostnameFile(),
+                                          *mounts, workingDir});
+    // bwrap itself is found along jobhost's PATH; the command along the container's.
+    if (auto path = findExecutable("bwrap", ::getenv("PATH") ? ::getenv("PATH") : ""); !path.empty()) req.argv[0] = path;
+  } else if (mounts) {
+    req.workingDir = workingDir;
+  }
+  const auto argv = containerArgv(c, slot.env);
+  req.argv.insert(req.argv.end(), argv.begin(), argv.end());
+  if (error.empty() && argv.empty()) error = "no command: the container sets neither command nor args";
+  std::optional<Spawned> spawned;
+  if (error.empty()) {
+    auto s = spawnProcess(req);
+    if (s) spawned = *s;
+    else error = s.error();
+  }
+  if (status_.reason == "CreateContainerConfigError") {
+    status_.reason.clear();
+    status_.message.clear();
+  }
+  ContainerStatus& cs = statusOf(slot);
+  if (!spawned) {
+    appendToLog(log, "container " + c.name + " cannot start: " + error);
+    cs.terminated = ContainerStateTerminated{128, 0, "StartError", error};
+    return onExit(slot, 128, 0);
+  }
+  slot.pid = spawned->pid;
+  slot.startedAt = std::chrono::steady_clock::now();
+  slot.exited = std::make_unique<asio::posix::stream_descriptor>(io_, spawned->pidfd);
+  cs.running = true;
+  cs.terminated.reset();
+  cs.ready = !slot.init && !readinessProbeOf(c);
+  if (auto probe = readinessProbeOf(c); probe && !slot.init) {
+    ProbeTarget target{slot.pid, spec_.isolation == Isolation::Bwrap, slot.env, workingDir, status_.podIP};
+    const size_t index = slot.index;
+    slot.prober = std::make_shared<ReadinessProber>(io_, *probe, std::move(target),
+                                                    [this, self = shared_from_this(), index](bool ready) {
+                                                      status_.containerStatuses[index].ready = ready;
+                                                      publish();
+                                                    });
+    slot.prober->start();
+  }
+  slot.exited->async_wait(asio::posix::stream_descriptor::wait_read,
+                          [this, self = shared_from_this(), s = &slot](const boost::system::error_code&) {
+                            const ExitInfo exit = reapProcess(s->pid);
+                            if (spec_.isolation == Isolation::None) ::kill(-s->pid, SIGKILL);  // leftovers
+                            s->pid = -1;
+                            s->exited.reset();
+                            onExit(*s, exit.exitCode, exit.signal);
+                          });
+  updatePhase();
+  publish();
+}
+
+void PodRun::onExit(Slot& slot, int32_t exitCode, int32_t signal) {
+  if (slot.prober) {
+    slot.prober->stop();
+    slot.prober.reset();
+  }
+  ContainerStatus& cs = statusOf(slot);
+  cs.running = false;
+  cs.ready = false;
+  ContainerStateTerminated t = cs.terminated.value_or(
+      ContainerStateTerminated{exitCode, signal, exitCode == 0 ? "Completed" : "Error", ""});
+  cs.terminated = t;
+  if (slot.init && exitCode == 0 && !terminating_) {
+    slot.done = true;
+    cs.ready = true;
+    if (slot.index + 1 < inits_.size())
+      launch(inits_[slot.index + 1]);
+    else
+      startMains();
+  } else if (!terminating_ && restarts(exitCode)) {
+    cs.lastTerminated = t;
+    cs.terminated.reset();
+    const bool ranLong = std::chrono::steady_clock::now() - slot.startedAt > std::chrono::minutes(10);
+    slot.backoffMs = ranLong || slot.backoffMs == 0 ? spec_.restartBackoffMs
+                                                    : std::min(spec_.maxBackoffMs, slot.backoffMs * 2);
+    retryLater(slot, slot.backoffMs, true);
+  } else {
+    slot.done = true;
+    if (slot.init && !terminating_) failPod("Init:Error", "init container " + slot.spec->name + " exited with " +
+                                                              std::to_string(exitCode));
+  }
+  updatePhase();
+  publish();
+  maybeGone();
+}
+
+void PodRun::retryLater(Slot& slot, int delayMs, bool countRestart) {
+  slot.retry = std::make_unique<asio::steady_timer>(io_, std::chrono::milliseconds(delayMs));
+  slot.retry->async_wait([this, self = shared_from_this(), s = &slot, countRestart](const boost::system::error_code& ec) {
+    if (ec || terminating_) return;
+    if (countRestart) ++statusOf(*s).restartCount;
+    launch(*s);
+  });
+}
+
+void PodRun::failPod(const std::string& reason, const std::string& message) {
+  failed_ = true;
+  status_.reason = reason;
+  status_.message = message;
+}
+
+void PodRun::updatePhase() {
+  if (failed_) {
+    status_.phase = PodPhase::Failed;
+    return;
+  }
+  if (!mainsStarted_) return;
+  bool allDone = true, allZero = true, started = false;
+  for (const auto& s : mains_) {
+    const ContainerStatus& cs = status_.containerStatuses[s.index];
+    allDone = allDone && s.done;
+    allZero = allZero && cs.terminated && cs.terminated->exitCode == 0;
+    started = started || cs.running || cs.terminated || cs.lastTerminated;
+  }
+  if (allDone)
+    status_.phase = allZero ? PodPhase::Succeeded : PodPhase::Failed;
+  else if (started)
+    status_.phase = PodPhase::Running;
+}
+
+void PodRun::publish() {
+  if (status_ == published_ || gone_) return;
+  published_ = status_;
+  onStatus_(status_);
+}
+
+void PodRun::terminate() {
+  if (terminating_) return maybeGone();
+  terminating_ = true;
+  for (auto* list : {&inits_, &mains_})
+    for (auto& s : *list) {
+      if (s.retry) s.retry->cancel();
+      if (s.prober) s.prober->stop();
+      if (s.pid > 0) signalContainer(s.pid, SIGTERM, spec_.isolation == Isolation::Bwrap);
+    }
+  killTimer_.expires_after(std::chrono::seconds(spec_.gracePeriodSeconds));
+  killTimer_.async_wait([this, self = shared_from_this()](const boost::system::error_code& ec) {
+    if (ec) return;
+    for (auto* list : {&inits_, &mains_})
+      for (auto& s : *list)
+        if (s.pid > 0) signalContainer(s.pid, SIGKILL, false);
+  });
+  maybeGone();
+}
+
+void PodRun::kill() {
+  terminate();
+  for (auto* list : {&inits_, &mains_})
+    for (auto& s : *list)
+      if (s.pid > 0) signalContainer(s.pid, SIGKILL, false);
+}
+
+void PodRun::maybeGone() {
+  if (!terminating_ || gone_ || !processIds().empty()) return;
+  killTimer_.cancel();
+  gone_ = true;
+  onGone_();
+}
+
+std::vector<pid_t> PodRun::processIds() const {
+  std::vector<pid_t> out;
+  for (const auto* list : {&inits_, &mains_})
+    for (const auto& s : *list)
+      if (s.pid > 0) out.push_back(s.pid);
+  return out;
+}
+
+}  // namespace jobhost::local

@@ -1,0 +1,92 @@
+// One started pod: its init containers in order (each must succeed), then all its containers as
+// processes (bwrap or plain), restarts per restartPolicy with back-off and restart counts,
+// readiness, the pod phase from the real exits, and termination (TERM, KILL after the grace period).
+// Every member runs on the backend's loop thread.
+#pragma once
+
+#include <sys/types.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "host/cluster/local/container_env.h"
+#include "host/cluster/local/isolation.h"
+#include "host/cluster/local/readiness_probe.h"
+#include "host/cluster/local/sandbox.h"
+#include "jobhost/pod.h"
+
+namespace jobhost::local {
+
+struct PodRunSpec {
+  std::shared_ptr<const Pod> pod;
+  SandboxLayout layout;
+  std::string hostsFile;
+  Isolation isolation = Isolation::None;
+  EnvInputs env;  // env.pod points into `pod`
+  int gracePeriodSeconds = 5;
+  int restartBackoffMs = 1000;  // first restart delay; doubles per crash up to maxBackoffMs
+  int maxBackoffMs = 30000;
+};
+
+class PodRun : public std::enable_shared_from_this<PodRun> {
+ public:
+  using StatusFn = std::function<void(const PodStatus&)>;
+  using GoneFn = std::function<void()>;
+  PodRun(boost::asio::io_context& io, PodRunSpec spec, StatusFn onStatus, GoneFn onGone);
+
+  /// Starts the pod from `initial` (podIP and nodeName set, phase Pending).
+  void start(PodStatus initial);
+  /// Stops the pod: no more restarts, TERM now, KILL after the grace period; onGone once every
+  /// process has exited (at once when none runs).
+  void terminate();
+  /// terminate() without a grace period: KILL now (shutdown, a second Ctrl-C).
+  void kill();
+  /// The pids (process groups) of the containers running now.
+  std::vector<pid_t> processIds() const;
+
+ private:
+  struct Slot {
+    const Container* spec = nullptr;
+    bool init = false;
+    size_t index = 0;
+    pid_t pid = -1;
+    std::unique_ptr<boost::asio::posix::stream_descriptor> exited;
+    std::unique_ptr<boost::asio::steady_timer> retry;
+    std::shared_ptr<ReadinessProber> prober;
+    std::vector<std::pair<std::string, std::string>> env;
+    std::chrono::steady_clock::time_point startedAt;
+    int backoffMs = 0;
+    bool probed = false;
+    bool done = false;  // terminated and will not start again
+  };
+
+  void launch(Slot& slot);
+  void startMains();
+  void onExit(Slot& slot, int32_t exitCode, int32_t signal);
+  void retryLater(Slot& slot, int delayMs, bool countRestart);
+  void failPod(const std::string& reason, const std::string& message);
+  void updatePhase();
+  void publish();
+  void maybeGone();
+  ContainerStatus& statusOf(const Slot& slot);
+  bool restarts(int32_t exitCode) const;
+
+  boost::asio::io_context& io_;
+  PodRunSpec spec_;
+  StatusFn onStatus_;
+  GoneFn onGone_;
+  std::vector<Slot> inits_, mains_;
+  PodStatus status_;
+  PodStatus published_;
+  bool mainsStarted_ = false, terminating_ = false, gone_ = false, failed_ = false;
+  boost::asio::steady_timer killTimer_;
+};
+
+}  // namespace jobhost::local

@@ -1,0 +1,134 @@
+// posix_spawn-based process start, reaping, and process-group signalling (see process.h).
+// The spawning thread should live as long as the children (bwrap uses --die-with-parent).
+#include "host/cluster/local/process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace jobhost::local {
+namespace {
+
+std::string envValue(const std::vector<std::pair<std::string, std::string>>& env, const std::string& name) {
+  for (const auto& [n, v] : env)
+    if (n == name) return v;
+  return "";
+}
+
+}  // namespace
+
+pid_t firstChild(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children");
+  pid_t child = -1;
+  in >> child;
+  return child;
+}
+
+std::string findExecutable(const std::string& name, const std::string& path) {
+  if (name.find('/') != std::string::npos) return name;
+  std::stringstream dirs(path.empty() ? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" : path);
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    struct stat st{};
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
+      return candidate;
+  }
+  return "";
+}
+
+Expected<Spawned> spawnProcess(const SpawnRequest& request) {
+  using R = Expected<Spawned>;
+  if (request.argv.empty()) return R::failure("no command: the container sets neither command nor args");
+  const std::string exe = findExecutable(request.argv[0], envValue(request.env, "PATH"));
+  if (exe.empty()) return R::failure("executable \"" + request.argv[0] + "\" not found in PATH");
+
+  std::vector<std::string> envStrings;
+  for (const auto& [n, v] : request.env) envStrings.push_back(n + "=" + v);
+  std::vector<char*> argv, envp;
+  for (const auto& a : request.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  for (auto& e : envStrings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  const std::string log = request.logFile.empty() ? "/dev/null" : request.logFile;
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  if (!request.workingDir.empty()) posix_spawn_file_actions_addchdir_np(&fa, request.workingDir.c_str());
+  posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, exe.c_str(), &fa, &attr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) return R::failure("cannot start \"" + exe + "\": " + std::strerror(rc));
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  if (pidfd < 0) {
+    const int err = errno;
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    return R::failure(std::string("pidfd_open failed: ") + std::strerror(err));
+  }
+  return Spawned{pid, pidfd};
+}
+
+ExitInfo reapProcess(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return ExitInfo{255, 0};
+  }
+  if (WIFSIGNALED(status)) return ExitInfo{128 + WTERMSIG(status), WTERMSIG(status)};
+  return ExitInfo{WEXITSTATUS(status), 0};
+}
+
+std::vector<pid_t> processGroupMembers(pid_t pgid) {
+  std::vector<pid_t> out;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(stat.substr(close + 1));
+    std::string state;
+    long ppid = 0, pgrp = 0;
+    if (rest >> state >> ppid >> pgrp && pgrp == pgid) out.push_back(static_cast<pid_t>(std::stol(name)));
+  }
+  return out;
+}
+
+void signalContainer(pid_t pgid, int sig, bool sparing) {
+  if (!sparing) {
+    ::kill(-pgid, sig);
+    return;
+  }
+  const pid_t init = firstChild(pgid);
+  for (pid_t pid : processGroupMembers(pgid))
+    if (pid != pgid && pid != init) ::kill(pid, sig);
+}
+
+}  // namespace jobhost::local

@@ -1,0 +1,53 @@
+// Child processes of the local backend: posix_spawn into a new process group with stdout/stderr
+// appended to a log file, a pidfd to wait on, exit codes as Kubernetes reports them, and signals
+// to a container's process group.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "host/common/expected.h"
+
+namespace jobhost::local {
+
+struct SpawnRequest {
+  std::vector<std::string> argv;  // argv[0] without '/' is looked up along the env's PATH
+  std::vector<std::pair<std::string, std::string>> env;
+  std::string workingDir;  // empty: jobhost's own
+  std::string logFile;     // stdout and stderr are appended here; empty: /dev/null
+};
+
+struct Spawned {
+  pid_t pid = -1;  // also the process group id
+  int pidfd = -1;  // readable once the process has exited; the caller closes it
+};
+
+/// Starts the process in a process group of its own with default signal dispositions, an empty
+/// signal mask, stdin from /dev/null and no other inherited descriptors.
+Expected<Spawned> spawnProcess(const SpawnRequest& request);
+
+/// The exit of a reaped process: its status, or 128+signal with `signal` set.
+struct ExitInfo {
+  int32_t exitCode = 0;
+  int32_t signal = 0;
+};
+/// Reaps `pid` (which must have exited, e.g. its pidfd is readable).
+ExitInfo reapProcess(pid_t pid);
+
+/// `name` itself when it contains '/', else the first executable along `path`; "" when none.
+std::string findExecutable(const std::string& name, const std::string& path);
+
+/// The pids whose process group is `pgid` (scans /proc).
+std::vector<pid_t> processGroupMembers(pid_t pgid);
+
+/// The first child of `pid` (for a bwrap container: the init of its PID namespace), or -1.
+pid_t firstChild(pid_t pid);
+
+/// Sends `sig` to a container's process group. With `sparing` set (a bwrap container), the
+/// bwrap processes themselves are spared so that they reap the container and report its exit.
+void signalContainer(pid_t pgid, int sig, bool sparing);
+
+}  // namespace jobhost::local

@@ -1,0 +1,128 @@
+// The sim's gang scheduler, one pass per step: enqueue PodGroups whose minResources fit
+// (Pending/"" -> Inqueue), bind a group's pods only when minMember of them can run, and keep the
+// PodGroup phase (Running; Unknown when a running gang falls below minMember).
+#include <algorithm>
+
+#include "host/cluster/sim/sim_cluster.h"
+
+namespace jobhost {
+namespace {
+
+/// Least-allocated node that fits `request` (ties: fewer pods, lower index); -1 if none.
+int pickNode(const std::vector<SimResources>& free, const std::vector<int>& pods, const std::vector<bool>& lost,
+             const SimResources& request) {
+  int best = -1;
+  for (size_t i = 0; i < free.size(); ++i) {
+    if (lost[i] || !request.fitsIn(free[i])) continue;
+    if (best < 0) {
+      best = static_cast<int>(i);
+      continue;
+    }
+    const auto b = static_cast<size_t>(best);
+    if (free[i].cpuMilli > free[b].cpuMilli || (free[i].cpuMilli == free[b].cpuMilli && pods[i] < pods[b]))
+      best = static_cast<int>(i);
+  }
+  return best;
+}
+
+}  // namespace
+
+void SimCluster::setGroupPhase(SimGroup& group, const std::string& phase) {
+  std::string old = group.pg.status.phase;
+  if (old == phase) return;
+  group.pg.status.phase = phase;
+  ClusterEvent ev;
+  ev.type = ClusterEvent::Type::PodGroupUpdated;
+  ev.podGroup = std::make_shared<PodGroup>(group.pg);
+  ev.oldPodGroupPhase = old;
+  events_.push_back(std::move(ev));
+}
+
+void SimCluster::schedulePass() {
+  std::vector<std::pair<TimeMs, std::string>> order;
+  order.reserve(groups_.size());
+  for (const auto& [key, g] : groups_) order.emplace_back(g.createdAt, key);
+  std::sort(order.begin(), order.end());
+
+  std::vector<SimResources> free;
+  std::vector<int> podsOn;
+  std::vector<bool> lost;
+  SimResources total;
+  for (const auto& n : nodes_) {
+    SimResources f = n.capacity;
+    f -= n.used;
+    free.push_back(f);
+    podsOn.push_back(n.pods);
+    lost.push_back(n.lost);
+    if (!n.lost) total += f;
+  }
+  for (const auto& [key, g] : groups_)
+    if (g.reserved && g.pg.spec.minResources) total -= amountsOf(*g.pg.spec.minResources);
+
+  for (const auto& [at, key] : order) {
+    SimGroup& g = groups_.at(key);
+    const std::string& phase = g.pg.status.phase;
+    if (!phase.empty() && phase != "Pending") continue;
+    SimResources need = g.pg.spec.minResources ? amountsOf(*g.pg.spec.minResources) : SimResources{};
+    if (need.fitsIn(total)) {
+      total -= need;
+      g.reserved = true;
+      setGroupPhase(g, "Inqueue");
+    } else if (phase.empty()) {
+      setGroupPhase(g, "Pending");
+    }
+  }
+
+  for (const auto& [at, key] : order) {
+    SimGroup& g = groups_.at(key);
+    const std::string& phase = g.pg.status.phase;
+    if (phase != "Inqueue" && phase != "Running" && phase != "Unknown") continue;
+    std::vector<SimPod*> members, waiting;
+    if (auto it = groupPods_.find(key); it != groupPods_.end())
+      for (const auto& [seq, podKey] : it->second) members.push_back(&pods_.at(podKey));
+    int allocated = 0;
+    for (SimPod* p : members) {
+      if (p->holdsResources || p->state.status.phase == PodPhase::Succeeded) ++allocated;
+      if (p->node < 0 && p->state.status.phase == PodPhase::Pending) waiting.push_back(p);
+    }
+    std::vector<std::pair<SimPod*, int>> placed;
+    std::vector<SimResources> trial = free;
+    std::vector<int> trialPods = podsOn;
+    for (SimPod* p : waiting) {
+      int n = pickNode(trial, trialPods, lost, p->request);
+      if (n < 0) continue;
+      trial[static_cast<size_t>(n)] -= p->request;
+      ++trialPods[static_cast<size_t>(n)];
+      placed.emplace_back(p, n);
+    }
+    if (!placed.empty() && allocated + static_cast<int>(placed.size()) >= g.pg.spec.minMember) {
+      free = std::move(trial);
+      podsOn = std::move(trialPods);
+      for (auto& [p, n] : placed) {
+        Node& node = nodes_[static_cast<size_t>(n)];
+        p->node = n;
+        p->holdsResources = true;
+        node.used += p->request;
+        ++node.pods;
+        uint64_t v = p->state.resourceVersion;
+        p->state.status.nodeName = node.name;
+        emitPodUpdate(*p, PodPhase::Pending, v);
+        scheduleDue(p->behaviour.startAfterMs,
+                    Due{Due::Kind::Start, p->state.namespace_() + "/" + p->state.name(), p->state.uid(), 0});
+        ++allocated;
+      }
+    }
+    int running = 0;
+    for (SimPod* p : members) running += p->state.status.phase == PodPhase::Running ? 1 : 0;
+    if (allocated >= g.pg.spec.minMember) {
+      g.reserved = false;
+      setGroupPhase(g, "Running");
+    } else if (phase == "Running" || phase == "Unknown") {
+      g.reserved = false;
+      setGroupPhase(g, running > 0 ? "Unknown" : "Pending");
+      if (running == 0) dirty_ = true;  // enqueue it again on the next pass
+    }
+  }
+}
+
+}  // namespace jobhost

@@ -1,0 +1,225 @@
+// The simulate script parser (yaml-cpp). Strict: unknown keys and wrong types are errors that
+// name file:line:column and the field path. Exceptions stay inside this file.
+#include <algorithm>
+#include <set>
+
+#include <yaml-cpp/yaml.h>
+
+#include "host/cluster/sim/simulation_script.h"
+#include "host/common/source_doc.h"
+#include "host/spec/duration.h"
+
+namespace jobhost {
+namespace {
+
+struct ScriptError {
+  std::string message;
+};
+
+class Parser {
+ public:
+  explicit Parser(std::string file) : file_(std::move(file)) {}
+
+  SimulationScript parse(const YAML::Node& root) {
+    SimulationScript s;
+    s.file = file_;
+    if (!root || root.IsNull()) return s;
+    expectMap(root, "");
+    allowKeys(root, "", {"cluster", "defaults", "pods", "events", "until"});
+    if (auto n = root["cluster"]) s.cluster = cluster(n, "cluster");
+    if (auto n = root["defaults"]) s.defaults = applyOverride(s.defaults, behaviour(n, "defaults"));
+    if (auto n = root["pods"]) pods(n, s);
+    if (auto n = root["events"]) events(n, s);
+    if (auto n = root["until"]) s.untilMs = duration(n, "until");
+    return s;
+  }
+
+ private:
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& field, const std::string& what) const {
+    YAML::Mark m = n.Mark();
+    std::string where = file_;
+    if (m.line >= 0) where += ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+    throw ScriptError{where + ": " + (field.empty() ? "script" : field) + ": " + what};
+  }
+  void expectMap(const YAML::Node& n, const std::string& field) const {
+    if (!n.IsMap()) fail(n, field, "expected a mapping");
+  }
+  void allowKeys(const YAML::Node& n, const std::string& field, std::initializer_list<const char*> keys) const {
+    for (const auto& kv : n) {
+      std::string k = kv.first.as<std::string>();
+      if (std::none_of(keys.begin(), keys.end(), [&](const char* a) { return k == a; })) {
+        std::string allowed;
+        for (const char* a : keys) allowed += std::string(allowed.empty() ? "" : ", ") + a;
+        fail(kv.first, childPath(field, k), "unknown key (allowed: " + allowed + ")");
+      }
+    }
+  }
+  std::string scalar(const YAML::Node& n, const std::string& field) const {
+    if (!n.IsScalar()) fail(n, field, "expected a scalar value");
+    return n.Scalar();
+  }
+  int64_t integer(const YAML::Node& n, const std::string& field, int64_t min, int64_t max) const {
+    std::string text = scalar(n, field);
+    try {
+      size_t used = 0;
+      long long v = std::stoll(text, &used);
+      if (used == text.size() && v >= min && v <= max) return v;
+    } catch (const std::exception&) {
+    }
+    fail(n, field, "expected an integer between " + std::to_string(min) + " and " + std::to_string(max) + ", got \"" +
+                       text + "\"");
+  }
+  int64_t duration(const YAML::Node& n, const std::string& field) const {
+    std::string text = scalar(n, field);
+    auto d = parseGoDuration(text);
+    std::optional<int64_t> ms;
+    if (d) ms = d->ms;
+    if (!ms || *ms < 0) fail(n, field, "expected a duration such as 1s, 500ms, 2m or 1h30m, got \"" + text + "\"");
+    return *ms;
+  }
+  Quantity quantity(const YAML::Node& n, const std::string& field) const {
+    std::string text = scalar(n, field), why;
+    auto q = Quantity::parse(text, &why);
+    if (!q || q->milliValue() < 0) fail(n, field, "expected a resource quantity such as 8, 500m or 32Gi: " + why);
+    return *q;
+  }
+
+  SimBackendConfig cluster(const YAML::Node& n, const std::string& field) const {
+    expectMap(n, field);
+    allowKeys(n, field, {"nodes", "cpu", "memory", "gpu"});
+    SimBackendConfig c;
+    if (auto v = n["nodes"]) c.nodes = static_cast<int>(integer(v, field + ".nodes", 1, 100000));
+    if (auto v = n["cpu"]) c.cpu = quantity(v, field + ".cpu");
+    if (auto v = n["memory"]) c.memory = quantity(v, field + ".memory");
+    if (auto v = n["gpu"]) c.gpu = integer(v, field + ".gpu", 0, 1 << 20);
+    return c;
+  }
+
+  PodBehaviourOverride behaviour(const YAML::Node& n, const std::string& field) const {
+    expectMap(n, field);
+    allowKeys(n, field, {"startAfter", "readyAfter", "runFor", "exitCode", "restarts"});
+    PodBehaviourOverride o;
+    if (auto v = n["startAfter"]) o.startAfterMs = duration(v, field + ".startAfter");
+    if (auto v = n["readyAfter"]) o.readyAfterMs = duration(v, field + ".readyAfter");
+    if (auto v = n["runFor"]) {
+      if (v.IsScalar() && v.Scalar() == "forever")
+        o.runForMs = std::optional<int64_t>();
+      else
+        o.runForMs = std::optional<int64_t>(duration(v, field + ".runFor"));
+    }
+    if (auto v = n["exitCode"]) o.exitCode = static_cast<int32_t>(integer(v, field + ".exitCode", -2147483648LL, 2147483647LL));
+    if (auto v = n["restarts"]) {
+      if (!v.IsSequence()) fail(v, field + ".restarts", "expected a list such as [{at: 3s}]");
+      std::vector<int64_t> at;
+      for (size_t i = 0; i < v.size(); ++i) {
+        std::string f = indexPath(field + ".restarts", i);
+        expectMap(v[i], f);
+        allowKeys(v[i], f, {"at"});
+        if (!v[i]["at"]) fail(v[i], f + ".at", "required");
+        at.push_back(duration(v[i]["at"], f + ".at"));
+      }
+      std::sort(at.begin(), at.end());
+      o.restartsAtMs = std::move(at);
+    }
+    return o;
+  }
+
+  void pods(const YAML::Node& n, SimulationScript& s) const {
+    expectMap(n, "pods");
+    for (const auto& kv : n) {
+      std::string name = kv.first.as<std::string>();
+      std::string field = childPath("pods", name);
+      auto& list = s.pods[name];
+      if (kv.second.IsMap()) {
+        list.push_back(behaviour(kv.second, field));
+      } else if (kv.second.IsSequence()) {
+        for (size_t i = 0; i < kv.second.size(); ++i) list.push_back(behaviour(kv.second[i], indexPath(field, i)));
+      } else {
+        fail(kv.second, field, "expected a mapping or a list of mappings (one per incarnation)");
+      }
+    }
+  }
+
+  void events(const YAML::Node& n, SimulationScript& s) const {
+    if (!n.IsSequence()) fail(n, "events", "expected a list of events");
+    static const std::set<std::string> kCommands = {"AbortJob",    "ResumeJob",   "RestartJob",     "TerminateJob",
+                                                    "CompleteJob", "RestartTask", "RestartPod", "RestartPartition"};
+    for (size_t i = 0; i < n.size(); ++i) {
+      const YAML::Node e = n[i];
+      std::string field = indexPath("events", i);
+      expectMap(e, field);
+      allowKeys(e, field, {"at", "evict", "command", "task", "pod", "partition", "loseNode"});
+      if (!e["at"]) fail(e, field + ".at", "required (virtual time from submit, e.g. 12s)");
+      ScriptEvent ev;
+      ev.atMs = duration(e["at"], field + ".at");
+      int kinds = (e["evict"] ? 1 : 0) + (e["command"] ? 1 : 0) + (e["loseNode"] ? 1 : 0);
+      if (kinds != 1) fail(e, field, "needs exactly one of evict, command, loseNode");
+      if (auto v = e["evict"]) {
+        ev.kind = ScriptEvent::Kind::Evict;
+        ev.pod = scalar(v, field + ".evict");
+      } else if (auto c = e["command"]) {
+        ev.kind = ScriptEvent::Kind::Command;
+        ev.command = scalar(c, field + ".command");
+        if (!kCommands.count(ev.command))
+          fail(c, field + ".command",
+               "unknown command \"" + ev.command +
+                   "\" (AbortJob ResumeJob RestartJob TerminateJob CompleteJob RestartTask RestartPod RestartPartition)");
+        if (auto v = e["task"]) ev.task = scalar(v, field + ".task");
+        if (auto v = e["pod"]) ev.pod = scalar(v, field + ".pod");
+        if (auto v = e["partition"]) ev.partition = scalar(v, field + ".partition");
+        if (ev.command == "RestartTask" && ev.task.empty()) fail(e, field + ".task", "RestartTask needs task:");
+        if (ev.command == "RestartPod" && ev.pod.empty()) fail(e, field + ".pod", "RestartPod needs pod:");
+        if (ev.command == "RestartPartition" && (ev.task.empty() || ev.partition.empty()))
+          fail(e, field, "RestartPartition needs task: and partition:");
+      } else {
+        ev.kind = ScriptEvent::Kind::LoseNode;
+        ev.node = static_cast<int>(integer(e["loseNode"], field + ".loseNode", 0, 100000));
+      }
+      if (ev.kind != ScriptEvent::Kind::Command && (e["task"] || e["partition"] || e["pod"]))
+        fail(e, field, "task:, pod: and partition: belong to command events");
+      s.events.push_back(std::move(ev));
+    }
+    std::stable_sort(s.events.begin(), s.events.end(),
+                     [](const ScriptEvent& a, const ScriptEvent& b) { return a.atMs < b.atMs; });
+  }
+
+  std::string file_;
+};
+
+}  // namespace
+
+PodBehaviour applyOverride(PodBehaviour b, const PodBehaviourOverride& o) {
+  if (o.startAfterMs) b.startAfterMs = *o.startAfterMs;
+  if (o.readyAfterMs) b.readyAfterMs = *o.readyAfterMs;
+  if (o.runForMs) b.runForMs = *o.runForMs;
+  if (o.exitCode) b.exitCode = *o.exitCode;
+  if (o.restartsAtMs) b.restartsAtMs = *o.restartsAtMs;
+  return b;
+}
+
+PodBehaviour SimulationScript::behaviourFor(const std::string& podName, int incarnation) const {
+  auto it = pods.find(podName);
+  if (it == pods.end() || incarnation < 1 || static_cast<size_t>(incarnation) > it->second.size()) return defaults;
+  return applyOverride(defaults, it->second[static_cast<size_t>(incarnation) - 1]);
+}
+
+Expected<SimulationScript> parseSimulationScript(std::string_view text, const std::string& file) {
+  try {
+    YAML::Node root = YAML::Load(std::string(text));
+    return Parser(file).parse(root);
+  } catch (const ScriptError& e) {
+    return Expected<SimulationScript>::failure(e.message);
+  } catch (const YAML::Exception& e) {
+    std::string where = file;
+    if (e.mark.line >= 0) where += ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1);
+    return Expected<SimulationScript>::failure(where + ": " + e.msg);
+  }
+}
+
+Expected<SimulationScript> loadSimulationScript(const std::string& path) {
+  Expected<std::string> text = readFile(path);
+  if (!text) return Expected<SimulationScript>::failure(text.error());
+  return parseSimulationScript(*text, path);
+}
+
+}  // namespace jobhost

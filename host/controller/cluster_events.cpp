@@ -1,0 +1,180 @@
+// Cluster events to cache updates and requests, as Volcano's informer handlers do (spec §1):
+// pod added/updated/deleted, PodGroup phase changes, and the echo of the controller's job writes.
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "host/controller/controller.h"
+
+namespace jobhost {
+namespace {
+
+/// The parts of a pod the handlers need; nullopt when it is not a Volcano job's pod.
+struct PodFacts {
+  std::string jobName;
+  std::string jobUid;
+  std::string task;
+  int32_t version = 0;
+  bool outOfSync = false;
+};
+
+std::optional<PodFacts> factsOf(const Pod& pod) {
+  const OwnerReference* owner = nullptr;
+  for (const auto& ref : pod.metadata.ownerReferences)
+    if (ref.controller) owner = &ref;
+  if (!owner || owner->kind != "Job") return std::nullopt;
+  const auto& ann = pod.metadata.annotations;
+  auto task = ann.find(std::string(keys::TaskSpec));
+  auto job = ann.find(std::string(keys::JobName));
+  auto version = ann.find(std::string(keys::JobVersion));
+  if (task == ann.end() || job == ann.end() || version == ann.end()) return std::nullopt;
+  PodFacts facts;
+  try {
+    size_t used = 0;
+    facts.version = std::stoi(version->second, &used);
+    if (used != version->second.size()) return std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  facts.jobName = job->second;
+  facts.jobUid = owner->uid;
+  facts.task = task->second;
+  facts.outOfSync = ann.count(std::string(keys::OutOfSyncMarker)) > 0;
+  return facts;
+}
+
+PodRecord recordOf(const PodState& state, const PodFacts& facts) {
+  PodRecord r;
+  r.uid = state.uid();
+  r.task = facts.task;
+  const auto& labels = state.object->metadata.labels;
+  if (auto it = labels.find(std::string(keys::PartitionId)); it != labels.end()) {
+    r.partition = it->second;
+    r.hasPartition = true;
+  }
+  r.phase = state.status.phase;
+  r.terminating = state.deletionTimestamp.has_value();
+  r.outOfSync = facts.outOfSync;
+  for (const auto& c : state.status.containerStatuses) {
+    r.restarts += c.restartCount;
+    r.allReady = r.allReady && c.ready;
+  }
+  for (const auto& c : state.status.initContainerStatuses) r.restarts += c.restartCount;
+  return r;
+}
+
+Request podRequest(const PodState& state, const PodFacts& facts, std::string_view event) {
+  Request req;
+  req.namespace_ = state.namespace_();
+  req.jobName = facts.jobName;
+  req.jobUid = facts.jobUid;
+  req.taskName = facts.task;
+  req.podName = state.name();
+  req.podUid = state.uid();
+  const auto& labels = state.object->metadata.labels;
+  if (auto it = labels.find(std::string(keys::PartitionId)); it != labels.end()) req.partitionId = it->second;
+  req.event = std::string(event);
+  req.jobVersion = facts.version;
+  return req;
+}
+
+}  // namespace
+
+void Controller::onClusterEvents(std::span<const ClusterEvent> events) {
+  std::vector<Request> requests;
+  requests.reserve(events.size());
+  {
+    std::unique_lock gate(gate_);
+    for (const ClusterEvent& ev : events) {
+      std::optional<Request> req;
+      switch (ev.type) {
+        case ClusterEvent::Type::PodAdded: req = podAdded(ev.pod); break;
+        case ClusterEvent::Type::PodUpdated: req = podUpdated(ev); break;
+        case ClusterEvent::Type::PodDeleted: req = podDeleted(ev.pod); break;
+        case ClusterEvent::Type::PodGroupUpdated: req = podGroupUpdated(ev); break;
+        case ClusterEvent::Type::JobChanged:
+          req.emplace();
+          req->namespace_ = ev.namespace_;
+          req->jobName = ev.jobName;
+          req->event = std::string(events::OutOfSync);
+          break;
+      }
+      if (req) requests.push_back(std::move(*req));
+    }
+  }
+  for (const auto& req : requests) pool_.add(req);
+}
+
+std::optional<Request> Controller::podAdded(const PodState& pod) {
+  auto facts = factsOf(*pod.object);
+  if (!facts) return std::nullopt;
+  if (pod.deletionTimestamp) return podDeleted(pod);
+  auto entry = cache_.getOrCreate(jobKeyOf(pod.namespace_(), facts->jobName));
+  entry->addPod(pod.name(), recordOf(pod, *facts));
+  return podRequest(pod, *facts, facts->outOfSync ? events::OutOfSync : events::PodPending);
+}
+
+std::optional<Request> Controller::podUpdated(const ClusterEvent& ev) {
+  const PodState& pod = ev.pod;
+  if (pod.resourceVersion == ev.oldResourceVersion) return std::nullopt;
+  auto facts = factsOf(*pod.object);
+  if (!facts) return std::nullopt;
+  if (pod.deletionTimestamp) return podDeleted(pod);
+  auto entry = cache_.find(jobKeyOf(pod.namespace_(), facts->jobName));
+  if (entry) entry->updatePod(pod.name(), recordOf(pod, *facts));
+
+  std::string_view event = events::OutOfSync;
+  int32_t exitCode = 0;
+  PodPhase now = pod.status.phase, before = ev.oldPodPhase;
+  switch (now) {
+    case PodPhase::Failed:
+      if (before != PodPhase::Failed) {
+        event = events::PodFailed;
+        const auto& cs = pod.status.containerStatuses;
+        if (!cs.empty() && cs[0].terminated) exitCode = cs[0].terminated->exitCode;
+      }
+      break;
+    case PodPhase::Succeeded:
+      if (before != PodPhase::Succeeded && entry && entry->taskCompleted(facts->task)) event = events::TaskCompleted;
+      break;
+    case PodPhase::Running:
+      if (entry && entry->taskFailed(facts->task)) event = events::TaskFailed;
+      if (before != PodPhase::Running) event = events::PodRunning;
+      break;
+    case PodPhase::Pending:
+      if (entry && entry->taskFailed(facts->task)) event = events::TaskFailed;
+      if (before != PodPhase::Pending) event = events::PodPending;
+      break;
+    case PodPhase::Unknown:
+      break;
+  }
+  if (facts->outOfSync) event = events::OutOfSync;
+  Request req = podRequest(pod, *facts, event);
+  req.exitCode = exitCode;
+  return req;
+}
+
+std::optional<Request> Controller::podDeleted(const PodState& pod) {
+  auto facts = factsOf(*pod.object);
+  if (!facts) return std::nullopt;
+  std::string key = jobKeyOf(pod.namespace_(), facts->jobName);
+  auto entry = cache_.find(key);
+  bool cached = entry && entry->removePod(pod.name());
+  if (entry && !entry->job) cache_.eraseIfEmpty(key);
+  bool outOfSync = facts->outOfSync || !cached;
+  return podRequest(pod, *facts, outOfSync ? events::OutOfSync : events::PodEvicted);
+}
+
+std::optional<Request> Controller::podGroupUpdated(const ClusterEvent& ev) {
+  const PodGroup& pg = *ev.podGroup;
+  if (pg.status.phase == ev.oldPodGroupPhase) return std::nullopt;
+  Request req;
+  req.namespace_ = pg.metadata.namespace_;
+  req.jobName = pg.metadata.name;
+  for (const auto& ref : pg.metadata.ownerReferences)
+    if (ref.kind == "Job") req.jobName = ref.name;
+  if (pg.status.phase == "Unknown") req.event = std::string(events::JobUnknown);
+  return req;
+}
+
+}  // namespace jobhost

@@ -1,0 +1,189 @@
+// JobEntry counters: every pod contributes +1/-1 to the counters it belongs to, so adding,
+// updating or removing a pod is O(log n) and a spec change recomputes everything once.
+#include "host/controller/job_cache.h"
+
+#include <charconv>
+
+namespace jobhost {
+namespace {
+
+bool readyForDependents(const PodRecord& r) {
+  return r.phase == PodPhase::Succeeded || (r.phase == PodPhase::Running && r.allReady);
+}
+
+}  // namespace
+
+void JobEntry::setJob(Job newJob) {
+  job = std::move(newJob);
+  ++specGeneration_;
+  rebuild();
+}
+
+void JobEntry::clearJob() {
+  job.reset();
+  ++specGeneration_;
+  rebuild();
+}
+
+int32_t JobEntry::expectedIndexOf(std::string_view podName, const std::string& task) const {
+  if (!job) return -1;
+  auto it = taskIndex_.find(task);
+  if (it == taskIndex_.end()) return -1;
+  const std::string& jobName = job->metadata.name;
+  // <job>-<task>-<i>, with i printed like Go's %d (no sign, no leading zeros).
+  size_t prefix = jobName.size() + 1 + task.size() + 1;
+  if (podName.size() <= prefix || podName.compare(0, jobName.size(), jobName) != 0 ||
+      podName[jobName.size()] != '-' || podName.compare(jobName.size() + 1, task.size(), task) != 0 ||
+      podName[prefix - 1] != '-')
+    return -1;
+  std::string_view digits = podName.substr(prefix);
+  if (digits.size() > 1 && digits[0] == '0') return -1;
+  int32_t index = -1;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+  if (ec != std::errc() || end != digits.data() + digits.size() || index < 0) return -1;
+  return index < job->spec.tasks[it->second].replicas ? index : -1;
+}
+
+void JobEntry::account(const std::string& name, const PodRecord& r, int sign) {
+  if (r.terminating)
+    allTerminating_ += sign;
+  else
+    allByPhase_[phaseSlot(r.phase)] += sign;
+
+  TaskKeyCounts& key = keyCounts_[r.task];
+  key.pods += sign;
+  if (r.phase == PodPhase::Succeeded) key.succeeded += sign;
+  if (r.phase == PodPhase::Running || r.phase == PodPhase::Pending) key.liveRestarts += sign * r.restarts;
+
+  if (r.hasPartition) {
+    auto& names = partitions_[r.task][r.partition];
+    if (sign > 0)
+      names.insert(name);
+    else
+      names.erase(name);
+  }
+
+  auto it = taskIndex_.find(r.task);
+  if (it == taskIndex_.end()) return;
+  TaskCounts& t = tasks_[it->second];
+  if (r.expectedIndex < 0) {
+    if (sign > 0)
+      t.unexpected.insert(name);
+    else
+      t.unexpected.erase(name);
+    return;
+  }
+  if (sign > 0)
+    t.missing.erase(r.expectedIndex);
+  else
+    t.missing.insert(r.expectedIndex);
+  if (readyForDependents(r)) t.ready += sign;
+  if (r.terminating) {
+    t.terminating += sign;
+    return;
+  }
+  t.byPhase[phaseSlot(r.phase)] += sign;
+  if (r.outOfSync) {
+    if (sign > 0)
+      t.outOfSync.insert(name);
+    else
+      t.outOfSync.erase(name);
+  }
+}
+
+void JobEntry::rebuild() {
+  taskIndex_.clear();
+  tasks_.clear();
+  keyCounts_.clear();
+  partitions_.clear();
+  allByPhase_ = {};
+  allTerminating_ = 0;
+  if (job) {
+    tasks_.resize(job->spec.tasks.size());
+    for (size_t i = 0; i < job->spec.tasks.size(); ++i) {
+      taskIndex_.emplace(job->spec.tasks[i].name, i);
+      for (int32_t r = 0; r < job->spec.tasks[i].replicas; ++r) tasks_[i].missing.insert(r);
+    }
+  }
+  for (auto& [name, record] : pods_) {
+    record.expectedIndex = expectedIndexOf(name, record.task);
+    account(name, record, +1);
+  }
+}
+
+bool JobEntry::addPod(const std::string& name, PodRecord record) {
+  if (pods_.count(name)) return false;
+  record.expectedIndex = expectedIndexOf(name, record.task);
+  auto it = pods_.emplace(name, std::move(record)).first;
+  account(it->first, it->second, +1);
+  return true;
+}
+
+bool JobEntry::updatePod(const std::string& name, PodRecord record) {
+  auto it = pods_.find(name);
+  if (it == pods_.end()) return false;
+  account(it->first, it->second, -1);
+  record.expectedIndex = expectedIndexOf(name, record.task);
+  it->second = std::move(record);
+  account(it->first, it->second, +1);
+  return true;
+}
+
+bool JobEntry::removePod(const std::string& name) {
+  auto it = pods_.find(name);
+  if (it == pods_.end()) return false;
+  account(it->first, it->second, -1);
+  pods_.erase(it);
+  return true;
+}
+
+const PodRecord* JobEntry::findPod(const std::string& name) const {
+  auto it = pods_.find(name);
+  return it == pods_.end() ? nullptr : &it->second;
+}
+
+bool JobEntry::taskCompleted(const std::string& task) const {
+  if (!job) return false;
+  auto key = keyCounts_.find(task);
+  if (key == keyCounts_.end() || key->second.pods == 0) return false;
+  const TaskSpec* spec = job->findTask(task);
+  int32_t replicas = spec ? spec->replicas : 0;
+  return replicas > 0 && key->second.succeeded >= replicas;
+}
+
+bool JobEntry::taskFailed(const std::string& task) const {
+  if (!job) return false;
+  auto key = keyCounts_.find(task);
+  if (key == keyCounts_.end() || key->second.pods == 0) return false;
+  const TaskSpec* spec = job->findTask(task);
+  if (!spec) return false;
+  int32_t maxRetry = spec->maxRetry;
+  if (maxRetry == -1) return false;
+  if (maxRetry == 0) maxRetry = 3;
+  return key->second.liveRestarts >= maxRetry;
+}
+
+const std::set<std::string>* JobEntry::partitionPods(const std::string& task, const std::string& id) const {
+  auto t = partitions_.find(task);
+  if (t == partitions_.end()) return nullptr;
+  auto p = t->second.find(id);
+  return p == t->second.end() ? nullptr : &p->second;
+}
+
+std::shared_ptr<JobEntry> JobCache::find(const std::string& key) const {
+  auto it = entries_.find(key);
+  return it == entries_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<JobEntry> JobCache::getOrCreate(const std::string& key) {
+  auto& slot = entries_[key];
+  if (!slot) slot = std::make_shared<JobEntry>(key);
+  return slot;
+}
+
+void JobCache::eraseIfEmpty(const std::string& key) {
+  auto it = entries_.find(key);
+  if (it != entries_.end() && !it->second->job && it->second->pods().empty()) entries_.erase(it);
+}
+
+}  // namespace jobhost

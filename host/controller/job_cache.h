@@ -1,0 +1,126 @@
+// The job cache (Volcano's JobInfo per "ns/name"): the job, a compact record per pod, and
+// counters kept incrementally on every pod event so a sync never recounts all pods.
+#pragma once
+
+#include <array>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "host/controller/clock.h"
+#include "jobhost/job.h"
+
+namespace jobhost {
+
+/// What the controller keeps of one pod (far smaller than the Pod itself).
+struct PodRecord {
+  std::string uid;
+  std::string task;       // volcano.sh/task-spec annotation: the key pods are grouped by
+  std::string partition;  // volcano.sh/partition-id label
+  bool hasPartition = false;
+  PodPhase phase = PodPhase::Pending;
+  bool terminating = false;  // deletionTimestamp set
+  bool outOfSync = false;    // volcano.sh/controller-out-of-sync annotation
+  bool allReady = true;      // every container status is ready (vacuously true without any)
+  int32_t restarts = 0;      // container + init container restart counts
+  int32_t expectedIndex = -1;  // i when the name is <job>-<task>-<i> with i < replicas, else -1
+};
+
+inline size_t phaseSlot(PodPhase p) { return static_cast<size_t>(p); }
+inline constexpr size_t kPodPhaseCount = 5;
+using PhaseCounts = std::array<int32_t, kPodPhaseCount>;
+
+/// Counters over the expected pods (<job>-<task>-<0..replicas-1>) of one spec task: exactly what
+/// Volcano's syncJob loop counts, plus what it would create or delete.
+struct TaskCounts {
+  PhaseCounts byPhase{};  // expected, not terminating
+  int32_t terminating = 0;
+  int32_t ready = 0;              // Succeeded, or Running with all containers ready (dependsOn)
+  std::set<int32_t> missing;      // expected indices with no pod
+  std::set<std::string> outOfSync;   // expected, not terminating, marked out-of-sync
+  std::set<std::string> unexpected;  // under this task but not expected (scale-down, strays)
+};
+
+/// Counters over every pod carrying one task-spec key (TaskCompleted / TaskFailed).
+struct TaskKeyCounts {
+  int32_t pods = 0;
+  int32_t succeeded = 0;
+  int32_t liveRestarts = 0;  // restarts summed over Running and Pending pods
+};
+
+class JobEntry {
+ public:
+  explicit JobEntry(std::string key) : key_(std::move(key)) {}
+
+  const std::string& key() const { return key_; }
+
+  /// Guards `job` between its worker and readers (snapshots). Pods and counters change only
+  /// while no request is being processed (event batches hold the controller's gate).
+  std::mutex mutex;
+  std::optional<Job> job;  // nullopt: pods known but no job (not yet added, or deleted)
+
+  /// Sets or replaces the job (spec change) and recomputes every counter.
+  void setJob(Job newJob);
+  void clearJob();
+
+  bool addPod(const std::string& name, PodRecord record);     // false: already cached
+  bool updatePod(const std::string& name, PodRecord record);  // false: not cached
+  bool removePod(const std::string& name);                    // false: not cached
+  const PodRecord* findPod(const std::string& name) const;
+  const std::unordered_map<std::string, PodRecord>& pods() const { return pods_; }
+
+  bool taskCompleted(const std::string& task) const;
+  bool taskFailed(const std::string& task) const;
+
+  /// Counters of spec task i (same order as job->spec.tasks).
+  const TaskCounts& taskCounts(size_t i) const { return tasks_[i]; }
+  const PhaseCounts& allByPhase() const { return allByPhase_; }
+  int32_t allTerminating() const { return allTerminating_; }
+  /// Names of the pods of one partition of a task (Volcano's Partitions[task][id]).
+  const std::set<std::string>* partitionPods(const std::string& task, const std::string& id) const;
+
+  /// Increases every time the spec changes (PodGroup spec tracking).
+  uint64_t specGeneration() const { return specGeneration_; }
+
+  // Controller bookkeeping for this job (guarded like `job`).
+  int64_t podGroupWrittenGeneration = -1;  // spec generation the PodGroup was last written for
+  std::string podGroupName;                // resolved name (<job>-<uid>, or legacy <job>)
+  TimerHandle ttlTimer;
+  uint64_t pvcNameSeq = 0;
+
+ private:
+  int32_t expectedIndexOf(std::string_view podName, const std::string& task) const;
+  void account(const std::string& name, const PodRecord& r, int sign);
+  void rebuild();
+
+  std::string key_;
+  std::unordered_map<std::string, PodRecord> pods_;
+  std::unordered_map<std::string, size_t> taskIndex_;
+  std::vector<TaskCounts> tasks_;
+  std::unordered_map<std::string, TaskKeyCounts> keyCounts_;
+  std::map<std::string, std::map<std::string, std::set<std::string>>> partitions_;
+  PhaseCounts allByPhase_{};
+  int32_t allTerminating_ = 0;
+  uint64_t specGeneration_ = 0;
+};
+
+/// All entries by job key. The map itself changes only under the controller's exclusive gate.
+class JobCache {
+ public:
+  std::shared_ptr<JobEntry> find(const std::string& key) const;
+  std::shared_ptr<JobEntry> getOrCreate(const std::string& key);
+  /// Drops an entry that has neither a job nor pods.
+  void eraseIfEmpty(const std::string& key);
+  size_t size() const { return entries_.size(); }
+
+ private:
+  std::unordered_map<std::string, std::shared_ptr<JobEntry>> entries_;
+};
+
+}  // namespace jobhost

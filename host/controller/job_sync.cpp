@@ -1,0 +1,285 @@
+// syncJob (spec §5.2): initiate or update hooks, PodGroup, then — once the PodGroup has left
+// Pending — create missing pods, delete out-of-sync and stray ones, and write the counted status.
+#include "host/controller/job_actions.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "host/controller/backend_resource_client.h"
+
+namespace jobhost {
+namespace {
+
+std::string pvcSuffix(const std::string& seed, uint64_t seq) {
+  static constexpr char kAlphabet[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+  uint64_t x = 1469598103934665603ULL ^ seq;
+  for (unsigned char c : seed) x = (x ^ c) * 1099511628211ULL;
+  std::string out;
+  for (int i = 0; i < 12; ++i) {
+    x += 0x9e3779b97f4a7c15ULL;
+    uint64_t z = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    out += kAlphabet[(z ^ (z >> 31)) % 36];
+  }
+  return out;
+}
+
+bool counterFieldsEqual(const JobStatus& a, const JobStatus& b) {
+  return a.state == b.state && a.minAvailable == b.minAvailable && a.taskStatusCount == b.taskStatusCount &&
+         a.pending == b.pending && a.running == b.running && a.succeeded == b.succeeded && a.failed == b.failed &&
+         a.terminating == b.terminating && a.unknown == b.unknown && a.version == b.version &&
+         a.retryCount == b.retryCount && a.runningDurationMs == b.runningDurationMs;
+}
+
+void addPhase(JobStatus& s, PodPhase phase, int32_t n) {
+  switch (phase) {
+    case PodPhase::Pending: s.pending += n; break;
+    case PodPhase::Running: s.running += n; break;
+    case PodPhase::Succeeded: s.succeeded += n; break;
+    case PodPhase::Failed: s.failed += n; break;
+    case PodPhase::Unknown: s.unknown += n; break;
+  }
+}
+
+}  // namespace
+
+void appendJobCondition(JobStatus& status, JobPhase phase, TimeMs at) {
+  auto& c = status.conditions;
+  c.erase(std::remove_if(c.begin(), c.end(), [&](const JobCondition& x) { return x.status == phase; }), c.end());
+  c.push_back(JobCondition{phase, at});
+}
+
+void JobActions::commit(JobEntry& entry, JobPhase previous) {
+  plugins_.updateStatus(*entry.job, entry.job->status);
+  written_(entry, previous);
+}
+
+Status JobActions::initiateJob(JobEntry& entry) {
+  Job& job = *entry.job;
+  if (job.status.state.phase == JobPhase::None) {
+    TimeMs now = clock_.now();
+    job.status.state.phase = JobPhase::Pending;
+    job.status.state.lastTransitionTime = now;
+    job.status.minAvailable = job.spec.minAvailable;
+    appendJobCondition(job.status, JobPhase::Pending, now);
+    commit(entry, JobPhase::None);
+  }
+  BackendResourceClient client(backend_, job);
+  if (Status st = plugins_.onJobAdd(job, client); !st) return Status::error("PluginError: " + st.message());
+  if (Status st = createJobIO(entry); !st) return Status::error("PVCError: " + st.message());
+  if (Status st = createOrUpdatePodGroup(entry); !st) return Status::error("PodGroupError: " + st.message());
+  return Status::ok();
+}
+
+Status JobActions::initOnJobUpdate(JobEntry& entry) {
+  BackendResourceClient client(backend_, *entry.job);
+  if (Status st = plugins_.onJobUpdate(*entry.job, client); !st) return Status::error("PluginError: " + st.message());
+  if (Status st = createOrUpdatePodGroup(entry); !st) return Status::error("PodGroupError: " + st.message());
+  return Status::ok();
+}
+
+Status JobActions::createJobIO(JobEntry& entry) {
+  Job& job = *entry.job;
+  const std::string& ns = job.metadata.namespace_;
+  bool specUpdated = false;
+  for (auto& volume : job.spec.volumes) {
+    std::string name = volume.volumeClaimName;
+    if (name.empty()) {
+      do {
+        name = job.metadata.name + "-pvc-" + pvcSuffix(job.metadata.uid, entry.pvcNameSeq++);
+      } while (backend_.pvcExists(ns, name));
+      volume.volumeClaimName = name;
+      specUpdated = true;
+      if (volume.volumeClaim) {
+        ClusterStatus st = backend_.createPvc(ns, name, job.metadata.uid);
+        if (!st.ok()) return Status::error(st.message);
+      }
+    } else if (!backend_.pvcExists(ns, name)) {
+      return Status::error("pvc " + name + " is not found, the job will be in the Pending state until the PVC is created");
+    }
+    job.status.controlledResources["volume-pvc-" + name] = name;
+  }
+  if (specUpdated) {
+    if (Status st = plugins_.prepare(job); !st) return st;
+    backend_.echoJobChange(ns, job.metadata.name);
+  }
+  return Status::ok();
+}
+
+Status JobActions::createOrUpdatePodGroup(JobEntry& entry) {
+  Job& job = *entry.job;
+  const std::string& ns = job.metadata.namespace_;
+  std::string name = job.metadata.name + "-" + job.metadata.uid;
+  auto phase = backend_.podGroupPhase(ns, name);
+  if (!phase && backend_.podGroupPhase(ns, job.metadata.name)) {
+    name = job.metadata.name;
+    phase = backend_.podGroupPhase(ns, name);
+  }
+  entry.podGroupName = name;
+  if (!phase) {
+    Expected<PodGroup> pg = plugins_.makePodGroup(job);
+    if (!pg) return pg.status();
+    pg->metadata.name = name;
+    pg->metadata.namespace_ = ns;
+    ClusterStatus st = backend_.createPodGroup(*pg);
+    if (!st.ok() && st.code != ClusterErrc::AlreadyExists) return Status::error(st.message);
+    entry.podGroupWrittenGeneration = static_cast<int64_t>(entry.specGeneration());
+    return Status::ok();
+  }
+  if (entry.podGroupWrittenGeneration == static_cast<int64_t>(entry.specGeneration())) return Status::ok();
+  auto existing = backend_.getPodGroup(ns, name);
+  Expected<PodGroup> desired = plugins_.makePodGroup(job);
+  if (!desired) return desired.status();
+  if (!existing) return Status::ok();
+  PodGroup pg = *existing;
+  bool update = false;
+  if (pg.spec.priorityClassName != desired->spec.priorityClassName) {
+    pg.spec.priorityClassName = desired->spec.priorityClassName;
+    update = true;
+  }
+  if (pg.spec.minMember != desired->spec.minMember || pg.spec.minResources != desired->spec.minResources) {
+    pg.spec.minMember = desired->spec.minMember;
+    pg.spec.minResources = desired->spec.minResources;
+    update = true;
+  }
+  if (!pg.spec.minTaskMemberSet) {
+    pg.spec.minTaskMemberSet = true;
+    update = true;
+  }
+  for (const auto& [task, count] : desired->spec.minTaskMember) {
+    auto it = pg.spec.minTaskMember.find(task);
+    if (it == pg.spec.minTaskMember.end() || it->second != count) {
+      pg.spec.minTaskMember[task] = count;
+      update = true;
+    }
+  }
+  if (pg.spec.subGroupPolicy != desired->spec.subGroupPolicy) {
+    pg.spec.subGroupPolicy = desired->spec.subGroupPolicy;
+    update = true;
+  }
+  if (update) {
+    ClusterStatus st = backend_.updatePodGroupSpec(pg);
+    if (!st.ok()) return Status::error(st.message);
+  }
+  entry.podGroupWrittenGeneration = static_cast<int64_t>(entry.specGeneration());
+  return Status::ok();
+}
+
+bool JobActions::dependsOnSatisfied(const JobEntry& entry, size_t taskIndex) const {
+  const JobSpec& spec = entry.job->spec;
+  const auto& dependsOn = spec.tasks[taskIndex].dependsOn;
+  if (!dependsOn) return true;
+  auto ready = [&](const std::string& dep) {
+    for (size_t i = 0; i < spec.tasks.size(); ++i) {
+      if (spec.tasks[i].name != dep) continue;
+      const auto& min = spec.tasks[i].minAvailable;
+      return !min || entry.taskCounts(i).ready >= *min;
+    }
+    return false;
+  };
+  if (dependsOn->name.size() > 1 && dependsOn->iteration == "any")
+    return std::any_of(dependsOn->name.begin(), dependsOn->name.end(), ready);
+  return std::all_of(dependsOn->name.begin(), dependsOn->name.end(), ready);
+}
+
+Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
+  Job& job = *entry.job;
+  if (job.metadata.deletionTimestamp) return Status::ok();
+  // Hooks edit controlledResources; like Volcano's deep copy, that reaches the cache only with a
+  // status write.
+  auto savedControlled = job.status.controlledResources;
+  auto fail = [&](Status st) {
+    job.status.controlledResources = std::move(savedControlled);
+    return st;
+  };
+  JobPhase phase = job.status.state.phase;
+  Status init = (phase == JobPhase::None || phase == JobPhase::Pending) ? initiateJob(entry) : initOnJobUpdate(entry);
+  if (!init) return fail(init);
+
+  const std::string& ns = job.metadata.namespace_;
+  auto pgPhase = backend_.podGroupPhase(ns, entry.podGroupName);
+  bool syncTask = pgPhase && !pgPhase->empty() && *pgPhase != "Pending";
+  if (!syncTask) {
+    JobPhase before = job.status.state.phase;
+    if (fn) fn(job.status);
+    if (job.status.state.phase == before) return fail(Status::ok());
+    TimeMs now = clock_.now();
+    job.status.state.lastTransitionTime = now;
+    appendJobCondition(job.status, job.status.state.phase, now);
+    commit(entry, before);
+    return Status::ok();
+  }
+
+  JobStatus next;
+  next.state = job.status.state;
+  next.version = job.status.version;
+  next.retryCount = job.status.retryCount;
+  next.minAvailable = job.spec.minAvailable;
+  std::vector<std::pair<size_t, Pod>> toCreate;
+  std::vector<const std::string*> toDelete;
+  for (size_t i = 0; i < job.spec.tasks.size(); ++i) {
+    const TaskCounts& counts = entry.taskCounts(i);
+    const std::string& task = job.spec.tasks[i].name;
+    next.terminating += counts.terminating;
+    for (size_t p = 0; p < kPodPhaseCount; ++p) {
+      if (counts.byPhase[p] == 0) continue;
+      addPhase(next, static_cast<PodPhase>(p), counts.byPhase[p]);
+      next.taskStatusCount[task].phase[static_cast<PodPhase>(p)] += counts.byPhase[p];
+    }
+    for (const auto& name : counts.outOfSync) toDelete.push_back(&name);
+    for (const auto& name : counts.unexpected) toDelete.push_back(&name);
+    if (counts.missing.empty() || !dependsOnSatisfied(entry, i)) continue;
+    for (int32_t index : counts.missing) {
+      Expected<Pod> pod = plugins_.makePod(job, i, index);
+      if (!pod) return fail(pod.status());
+      toCreate.emplace_back(i, std::move(*pod));
+    }
+  }
+  int creationErrors = 0;
+  std::string creationMessage;
+  for (auto& [taskIndex, pod] : toCreate) {
+    PodState created;
+    ClusterStatus st = backend_.createPod(pod, &created);
+    if (st.code == ClusterErrc::AlreadyExists) continue;
+    if (!st.ok()) {
+      ++creationErrors;
+      creationMessage += (creationMessage.empty() ? "" : "; ") + st.message;
+      continue;
+    }
+    addPhase(next, created.status.phase, 1);
+    next.taskStatusCount[job.spec.tasks[taskIndex].name].phase[created.status.phase] += 1;
+  }
+  if (creationErrors)
+    return fail(Status::error("failed to create " + std::to_string(creationErrors) + " pods of " +
+                              std::to_string(toCreate.size()) + ": " + creationMessage));
+  int deletionErrors = 0;
+  std::string deletionMessage;
+  for (const std::string* name : toDelete) {
+    ClusterStatus st = backend_.deletePod(ns, *name);
+    if (st.ok() || st.code == ClusterErrc::NotFound) {
+      ++next.terminating;
+    } else {
+      ++deletionErrors;
+      deletionMessage += (deletionMessage.empty() ? "" : "; ") + st.message;
+    }
+  }
+  if (deletionErrors)
+    return fail(Status::error("failed to delete " + std::to_string(deletionErrors) + " pods of " +
+                              std::to_string(toDelete.size()) + ": " + deletionMessage));
+
+  if (fn) fn(next);
+  // An empty taskStatusCount never equals the stored one: Volcano compares a fresh empty map with
+  // the nil map the API server returns for it.
+  if (!next.taskStatusCount.empty() && counterFieldsEqual(next, job.status)) return fail(Status::ok());
+  JobPhase before = job.status.state.phase;
+  next.controlledResources = std::move(job.status.controlledResources);
+  next.conditions = std::move(job.status.conditions);
+  job.status = std::move(next);
+  TimeMs now = clock_.now();
+  job.status.state.lastTransitionTime = now;
+  appendJobCondition(job.status, job.status.state.phase, now);
+  commit(entry, before);
+  return Status::ok();
+}
+
+}  // namespace jobhost

@@ -1,0 +1,143 @@
+// WorkerPool: each worker is a single-threaded io_context; a drain handler pops requests in
+// batches (so posted tasks interleave fairly) while the queue's dedup sets follow client-go.
+#include "host/controller/worker_pool.h"
+
+#include <algorithm>
+
+#include <boost/asio/post.hpp>
+
+namespace jobhost {
+namespace {
+constexpr int kDrainBatch = 64;
+}
+
+WorkerPool::WorkerPool(size_t workers, Clock& clock) : clock_(clock) {
+  workers_.reserve(std::max<size_t>(workers, 1));
+  for (size_t i = 0; i < std::max<size_t>(workers, 1); ++i) workers_.push_back(std::make_unique<Worker>());
+  commands_ = std::make_unique<Worker>();
+}
+
+WorkerPool::~WorkerPool() {
+  lifeline_->end();
+  stop();
+}
+
+void WorkerPool::start(Processor processor) {
+  processor_ = std::move(processor);
+  running_ = true;
+  auto launch = [](Worker& w) {
+    w.guard.emplace(boost::asio::make_work_guard(w.io));
+    w.thread = std::thread([&w] { w.io.run(); });
+  };
+  for (auto& w : workers_) launch(*w);
+  launch(*commands_);
+}
+
+void WorkerPool::stop() {
+  if (!running_) return;
+  running_ = false;
+  auto halt = [](Worker& w) {
+    w.guard.reset();
+    w.io.stop();
+    if (w.thread.joinable()) w.thread.join();
+  };
+  halt(*commands_);
+  for (auto& w : workers_) halt(*w);
+}
+
+void WorkerPool::decrement() {
+  if (pending_.fetch_sub(1) == 1) {
+    std::lock_guard lock(idleMutex_);
+    idleCv_.notify_all();
+  }
+}
+
+void WorkerPool::waitForIdle() {
+  std::unique_lock lock(idleMutex_);
+  idleCv_.wait(lock, [&] { return pending_.load() == 0; });
+}
+
+void WorkerPool::scheduleDrain(Worker& w) {
+  if (w.drainScheduled || w.queue.empty()) return;
+  w.drainScheduled = true;
+  boost::asio::post(w.io, [this, &w] { drain(w); });
+}
+
+void WorkerPool::add(const Request& req) {
+  Worker& w = workerFor(req);
+  std::lock_guard lock(w.mutex);
+  if (!w.dirty.insert(req).second) return;
+  increment();
+  if (w.processing && *w.processing == req) return;  // re-queued when its processing is done
+  w.queue.push_back(req);
+  scheduleDrain(w);
+}
+
+void WorkerPool::drain(Worker& w) {
+  for (int n = 0; n < kDrainBatch; ++n) {
+    Request req;
+    {
+      std::lock_guard lock(w.mutex);
+      if (w.queue.empty()) {
+        w.drainScheduled = false;
+        return;
+      }
+      req = std::move(w.queue.front());
+      w.queue.pop_front();
+      w.dirty.erase(req);
+      w.processing = req;
+    }
+    processor_(req);
+    {
+      std::lock_guard lock(w.mutex);
+      w.processing.reset();
+      if (w.dirty.count(req)) w.queue.push_back(req);
+    }
+    decrement();
+  }
+  std::lock_guard lock(w.mutex);
+  w.drainScheduled = false;
+  scheduleDrain(w);
+}
+
+void WorkerPool::addRateLimited(const Request& req) {
+  int64_t delay;
+  {
+    Worker& w = workerFor(req);
+    std::lock_guard lock(w.mutex);
+    int failures = w.failures[req]++;
+    delay = failures >= 30 ? kMaxBackoffMs : std::min(kMaxBackoffMs, kBaseBackoffMs << failures);
+  }
+  clock_.schedule(delay, [this, life = lifeline_, req] { life->run([&] { add(req); }); });
+}
+
+int WorkerPool::numRequeues(const Request& req) {
+  Worker& w = workerFor(req);
+  std::lock_guard lock(w.mutex);
+  auto it = w.failures.find(req);
+  return it == w.failures.end() ? 0 : it->second;
+}
+
+void WorkerPool::forget(const Request& req) {
+  Worker& w = workerFor(req);
+  std::lock_guard lock(w.mutex);
+  w.failures.erase(req);
+}
+
+void WorkerPool::post(std::string_view jobKey, std::function<void()> task) {
+  increment();
+  boost::asio::post(workers_[workerOf(jobKey)]->io, [this, task = std::move(task)] {
+    task();
+    decrement();
+  });
+}
+
+void WorkerPool::postCommand(std::function<void()> task) {
+  increment();
+  boost::asio::post(commands_->io, [this, task = std::move(task)] {
+    task();
+    decrement();
+  });
+}
+
+}  // namespace jobhost

@@ -1,0 +1,92 @@
+// WorkerPool: N Asio worker queues (client-go workqueue semantics: dedup while queued, requeue
+// after processing when re-added, per-request exponential backoff) plus a command queue, with
+// job-to-worker routing by FNV-1 32-bit and idle tracking for deterministic tests.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "host/controller/clock.h"
+#include "host/controller/request.h"
+
+namespace jobhost {
+
+class WorkerPool {
+ public:
+  using Processor = std::function<void(const Request&)>;
+
+  /// Backoff of AddRateLimited: 5 ms doubling per failure, at most 180 s.
+  static constexpr int64_t kBaseBackoffMs = 5;
+  static constexpr int64_t kMaxBackoffMs = 180'000;
+
+  WorkerPool(size_t workers, Clock& clock);
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  /// Starts one thread per worker plus the command thread; `processor` handles each request.
+  void start(Processor processor);
+  /// Stops every thread; queued work is dropped.
+  void stop();
+
+  size_t size() const { return workers_.size(); }
+  size_t workerOf(std::string_view jobKey) const { return fnv1Hash32(jobKey) % workers_.size(); }
+
+  void add(const Request& req);
+  void addRateLimited(const Request& req);
+  int numRequeues(const Request& req);
+  void forget(const Request& req);
+
+  /// Runs `task` on the worker that owns `jobKey`, serialised with that job's requests.
+  void post(std::string_view jobKey, std::function<void()> task);
+  /// Runs `task` on the command queue's thread.
+  void postCommand(std::function<void()> task);
+
+  /// Blocks until no request is queued or running and no posted task is pending.
+  void waitForIdle();
+  bool idle() const { return pending_.load() == 0; }
+
+ private:
+  struct Worker {
+    boost::asio::io_context io;
+    std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> guard;
+    std::thread thread;
+    std::mutex mutex;
+    std::deque<Request> queue;
+    std::unordered_set<Request, RequestHash> dirty;
+    std::optional<Request> processing;
+    std::unordered_map<Request, int, RequestHash> failures;
+    bool drainScheduled = false;
+  };
+
+  Worker& workerFor(const Request& req) { return *workers_[workerOf(req.jobKey())]; }
+  void drain(Worker& w);
+  void scheduleDrain(Worker& w);  // w.mutex held
+  void increment() { pending_.fetch_add(1); }
+  void decrement();
+
+  Clock& clock_;
+  std::shared_ptr<Lifeline> lifeline_ = std::make_shared<Lifeline>();
+  Processor processor_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::unique_ptr<Worker> commands_;
+  std::atomic<int64_t> pending_{0};
+  std::mutex idleMutex_;
+  std::condition_variable idleCv_;
+  bool running_ = false;
+};
+
+}  // namespace jobhost

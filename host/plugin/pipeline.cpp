@@ -1,0 +1,93 @@
+// Runs the pipeline points in their fixed order. Mutations made before a failure stay in the
+// RuntimeInfo (Trainer semantics); a failing ComponentBuild plugin's partial output is discarded.
+#include "host/plugin/pipeline.h"
+
+#include "host/workload/pod_group.h"
+#include "host/workload/resources.h"
+
+namespace jobhost {
+namespace {
+
+const Components kNoComponents;
+
+std::string failedIn(const ActivePlugin& a, Point point, const std::string& message) {
+  return "plugin \"" + a.plugin->names[0] + "\" failed in " + toString(point) + ": " + message;
+}
+
+Status conflicts(const RuntimeInfo& info) {
+  if (info.ledger.conflicts().empty()) return Status::ok();
+  std::string all;
+  for (const auto& c : info.ledger.conflicts()) all += (all.empty() ? "" : "; ") + c;
+  return Status::error("env conflict: " + all);
+}
+
+template <class Call>
+Status runPoint(const Registry& registry, Point point, RuntimeInfo& info, Call&& call) {
+  for (const auto& active : registry.activeAt(point, info.job)) {
+    info.ledger.setActor(active.plugin->names[0]);
+    Status st;
+    try {
+      st = call(*active.plugin->loaded.instance, active);
+    } catch (const std::exception& e) {
+      st = Status::error(std::string("threw an exception: ") + e.what());
+    } catch (...) {
+      st = Status::error("threw a non-standard exception");
+    }
+    if (!st) return Status::error(failedIn(active, point, st.message()));
+    if (Status c = conflicts(info); !c) return c;
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+const Components& PipelineResult::builtBy(const RegisteredPlugin* plugin) const {
+  for (const auto& b : built)
+    if (b.plugin == plugin) return b.components;
+  return kNoComponents;
+}
+
+std::unique_ptr<RuntimeInfo> newRuntimeInfo(const Job& job, const std::map<std::string, int32_t>& priorities) {
+  auto info = std::make_unique<RuntimeInfo>(job);
+  info->podSets.reserve(job.spec.tasks.size());
+  for (const auto& task : job.spec.tasks) {
+    PodSet set;
+    set.name = task.name;
+    set.count = task.replicas;
+    set.initContainers = task.template_.spec.initContainers;
+    set.containers = task.template_.spec.containers;
+    set.volumes = task.template_.spec.volumes;
+    set.singlePodRequests = podRequests(task.template_.spec);
+    info->podSets.push_back(std::move(set));
+  }
+  info->podGroup = buildPodGroup(job, priorities);
+  return info;
+}
+
+Expected<PipelineResult> runPipeline(const Registry& registry, const Job& job,
+                                     const std::map<std::string, int32_t>& priorities) {
+  PipelineResult result;
+  result.job = std::make_shared<const Job>(job);
+  result.info = newRuntimeInfo(*result.job, priorities);
+  RuntimeInfo& info = *result.info;
+
+  Status st = runPoint(registry, Point::MLPolicy, info, [&](PluginInstance& p, const ActivePlugin& a) {
+    return p.mlPolicy()->enforceMLPolicy(info, a.args);
+  });
+  if (st) st = runPoint(registry, Point::PodGroupPolicy, info, [&](PluginInstance& p, const ActivePlugin& a) {
+    return p.podGroupPolicy()->enforcePodGroupPolicy(info, a.args);
+  });
+  if (st) st = runPoint(registry, Point::PodNetwork, info, [&](PluginInstance& p, const ActivePlugin& a) {
+    return p.podNetwork()->identifyPodNetwork(info, a.args);
+  });
+  if (st) st = runPoint(registry, Point::ComponentBuild, info, [&](PluginInstance& p, const ActivePlugin& a) {
+    BuiltComponents built{a.plugin, {}};
+    Status s = p.componentBuild()->build(info, a.args, built.components);
+    if (s) result.built.push_back(std::move(built));  // on failure the partial output is dropped
+    return s;
+  });
+  if (!st) return Expected<PipelineResult>::failure(st.message());
+  return result;
+}
+
+}  // namespace jobhost

@@ -1,0 +1,144 @@
+// Pods and hooks for the controller from real plugins. Hook errors name the plugin and the hook;
+// exceptions that escape a plugin (despite the SDK barrier) are caught here as a second line.
+#include "host/plugin/plugin_job_plugins.h"
+
+#include <mutex>
+
+#include "host/common/log.h"
+#include "host/plugin/hook_context.h"
+#include "host/workload/pod.h"
+
+namespace jobhost {
+
+struct PluginJobPlugins::Prepared {
+  std::shared_ptr<const PipelineResult> result;
+  std::vector<ActivePlugin> hooks;  // JobHooks plugins active for the job, config order
+  const RegisteredPlugin* status = nullptr;
+};
+
+namespace {
+
+const char* hookName(int h) {
+  static const char* names[] = {"OnJobAdd", "OnJobUpdate", "OnJobDelete"};
+  return names[h];
+}
+
+template <class Call>
+Status guarded(const ActivePlugin& a, const char* hook, Call&& call) {
+  Status st;
+  try {
+    st = call();
+  } catch (const std::exception& e) {
+    st = Status::error(std::string("threw an exception: ") + e.what());
+  } catch (...) {
+    st = Status::error("threw a non-standard exception");
+  }
+  if (st) return st;
+  return Status::error("plugin \"" + a.plugin->names[0] + "\" failed in " + hook + ": " + st.message());
+}
+
+}  // namespace
+
+PluginJobPlugins::PluginJobPlugins(std::shared_ptr<const Registry> registry, std::map<std::string, int32_t> priorities)
+    : registry_(std::move(registry)), priorities_(std::move(priorities)) {}
+
+Status PluginJobPlugins::prepare(const Job& job) {
+  auto result = runPipeline(*registry_, job, priorities_);
+  if (!result) return Status::error(result.error());
+  auto p = std::make_shared<Prepared>();
+  p->result = std::make_shared<PipelineResult>(std::move(*result));
+  p->hooks = registry_->activeAt(Point::JobHooks, job);
+  auto status = registry_->activeAt(Point::Status, job);
+  if (!status.empty()) p->status = status[0].plugin;
+  std::unique_lock lock(mutex_);
+  prepared_[job.metadata.uid] = std::move(p);
+  return Status::ok();
+}
+
+void PluginJobPlugins::forget(const std::string& jobUid) {
+  std::unique_lock lock(mutex_);
+  prepared_.erase(jobUid);
+}
+
+Expected<std::shared_ptr<const PluginJobPlugins::Prepared>> PluginJobPlugins::lookup(const Job& job) {
+  {
+    std::shared_lock lock(mutex_);
+    if (auto it = prepared_.find(job.metadata.uid); it != prepared_.end()) return it->second;
+  }
+  if (Status st = prepare(job); !st) return Expected<std::shared_ptr<const Prepared>>::failure(st.message());
+  std::shared_lock lock(mutex_);
+  return prepared_.at(job.metadata.uid);
+}
+
+Expected<std::shared_ptr<const PipelineResult>> PluginJobPlugins::prepared(const Job& job) {
+  auto p = lookup(job);
+  if (!p) return Expected<std::shared_ptr<const PipelineResult>>::failure(p.error());
+  return (*p)->result;
+}
+
+Expected<Pod> PluginJobPlugins::makePod(const Job& job, size_t taskIndex, int32_t podIndex) {
+  auto p = lookup(job);
+  if (!p) return Expected<Pod>::failure(p.error());
+  const PipelineResult& r = *(*p)->result;
+  const PodSet* set = taskIndex < r.info->podSets.size() ? &r.info->podSets[taskIndex] : nullptr;
+  Pod pod = buildPod(job, job.spec.tasks.at(taskIndex), podIndex, set, &r.info->scheduler);
+  if ((*p)->hooks.empty()) return pod;
+  auto controlled = job.status.controlledResources;  // onPodCreate must not change the job
+  EnvLedger ledger;
+  for (const auto& a : (*p)->hooks) {
+    ledger.setActor(a.plugin->names[0]);
+    HookContext ctx(job, controlled, a.args, r.builtBy(a.plugin), *r.info, nullptr, ledger, "pod " + pod.metadata.name);
+    Status st = guarded(a, "OnPodCreate", [&] { return a.plugin->loaded.instance->jobHooks()->onPodCreate(ctx, pod); });
+    if (!st) return Expected<Pod>::failure(st.message());
+  }
+  if (!ledger.conflicts().empty()) return Expected<Pod>::failure("env conflict: " + ledger.conflicts()[0]);
+  return pod;
+}
+
+Expected<PodGroup> PluginJobPlugins::makePodGroup(const Job& job) {
+  auto p = lookup(job);
+  if (!p) return Expected<PodGroup>::failure(p.error());
+  return (*p)->result->info->podGroup;
+}
+
+Status PluginJobPlugins::runHook(Hook hook, Job& job, ResourceClient& client) {
+  auto p = lookup(job);
+  if (!p) return Status::error(p.error());
+  const PipelineResult& r = *(*p)->result;
+  EnvLedger ledger;
+  for (const auto& a : (*p)->hooks) {
+    HookContext ctx(job, job.status.controlledResources, a.args, r.builtBy(a.plugin), *r.info, &client, ledger,
+                    "job " + job.metadata.name);
+    JobHooksPlugin* hooks = a.plugin->loaded.instance->jobHooks();
+    Status st = guarded(a, hookName(static_cast<int>(hook)), [&] {
+      switch (hook) {
+        case Hook::Add: return hooks->onJobAdd(ctx);
+        case Hook::Update: return hooks->onJobUpdate(ctx);
+        case Hook::Delete: return hooks->onJobDelete(ctx);
+      }
+      return Status::ok();
+    });
+    if (!st) return st;
+  }
+  return Status::ok();
+}
+
+Status PluginJobPlugins::onJobAdd(Job& job, ResourceClient& client) { return runHook(Hook::Add, job, client); }
+Status PluginJobPlugins::onJobUpdate(Job& job, ResourceClient& client) { return runHook(Hook::Update, job, client); }
+Status PluginJobPlugins::onJobDelete(Job& job, ResourceClient& client) { return runHook(Hook::Delete, job, client); }
+
+void PluginJobPlugins::updateStatus(const Job& job, JobStatus& status) {
+  auto p = lookup(job);
+  if (!p || (*p)->status == nullptr) return;
+  const RegisteredPlugin* plugin = (*p)->status;
+  JobStatus candidate = status;
+  ActivePlugin a{plugin, {}};
+  Status st = guarded(a, "Status", [&] { return plugin->loaded.instance->status()->updateStatus(job, candidate); });
+  if (!st) {
+    log::get("plugins")->error("{}; keeping the status the controller computed", st.message());
+    return;
+  }
+  status = std::move(candidate);
+}
+
+}  // namespace jobhost

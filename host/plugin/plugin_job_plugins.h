@@ -1,0 +1,46 @@
+// PluginJobPlugins: the JobPlugins the controller uses with real plugins — the pipeline result
+// cached per job, pods and PodGroups built from it, and JobHooks/Status run in config order.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+
+#include "host/controller/job_plugins.h"
+#include "host/plugin/pipeline.h"
+#include "host/plugin/registry.h"
+
+namespace jobhost {
+
+class PluginJobPlugins final : public JobPlugins {
+ public:
+  PluginJobPlugins(std::shared_ptr<const Registry> registry, std::map<std::string, int32_t> priorities);
+
+  Status prepare(const Job& job) override;
+  void forget(const std::string& jobUid) override;
+  Expected<Pod> makePod(const Job& job, size_t taskIndex, int32_t podIndex) override;
+  Expected<PodGroup> makePodGroup(const Job& job) override;
+  Status onJobAdd(Job& job, ResourceClient& client) override;
+  Status onJobUpdate(Job& job, ResourceClient& client) override;
+  Status onJobDelete(Job& job, ResourceClient& client) override;
+  void updateStatus(const Job& job, JobStatus& status) override;
+
+  /// The prepared pipeline result of a job (prepares it on first use).
+  Expected<std::shared_ptr<const PipelineResult>> prepared(const Job& job);
+  const Registry& registry() const { return *registry_; }
+
+ private:
+  struct Prepared;
+  enum class Hook { Add, Update, Delete };
+  Status runHook(Hook hook, Job& job, ResourceClient& client);
+  Expected<std::shared_ptr<const Prepared>> lookup(const Job& job);
+
+  std::shared_ptr<const Registry> registry_;
+  std::map<std::string, int32_t> priorities_;
+  std::shared_mutex mutex_;
+  std::unordered_map<std::string, std::shared_ptr<const Prepared>> prepared_;  // by job UID
+};
+
+}  // namespace jobhost

@@ -1,0 +1,19 @@
+// Decoding a Volcano Job (batch.volcano.sh/v1alpha1) from a SourceDoc: metadata, the whole spec
+// of the job model, and the status when present. Errors point at file:line:column and field path.
+#pragma once
+
+#include "host/common/expected.h"
+#include "host/common/source_doc.h"
+#include "jobhost/job.h"
+
+namespace jobhost {
+
+/// Decodes the document root as a Job. Requires apiVersion batch.volcano.sh/v1alpha1 and kind Job.
+/// metadata.namespace defaults to "default". Keys the model lacks are kept in the nearest struct
+/// that has an `unknown` store (Job, ObjectMeta, JobSpec, TaskSpec, PodSpec, Container, Volume,
+/// VolumeMount, ResourceRequirements); in fully modelled structs (env, ports, policies, ...) an
+/// unknown key is an error; in `status` it is ignored (the controller rewrites status).
+/// The first problem is reported as "file:line:col: <field path>: <what is expected>".
+Expected<Job> decodeJob(const SourceDoc& source);
+
+}  // namespace jobhost

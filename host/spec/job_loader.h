@@ -1,0 +1,30 @@
+// Loading job files: YAML streams or JSON (one Job, an array of Jobs, or a List), each job decoded
+// and kept together with its source so later errors can name file:line:column.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "host/common/expected.h"
+#include "host/common/source_doc.h"
+#include "jobhost/job.h"
+
+namespace jobhost {
+
+/// A decoded job and the document it came from; `source.where("spec.tasks[0].replicas")` gives
+/// the position of a field, with paths relative to this job (also for jobs inside a List).
+struct JobDocument {
+  Job job;
+  SourceDoc source;
+};
+
+/// Decodes every job in `text`. JSON when the first non-space character is '{' or '[', else YAML
+/// (multi-document). Each document may be a Job, an array of Jobs, or a List/JobList with `items`.
+/// The first error wins; a text without any job is an error too.
+Expected<std::vector<JobDocument>> parseJobs(std::string_view text, std::string file);
+
+/// Reads `path` and parses it with parseJobs; positions name `path`.
+Expected<std::vector<JobDocument>> loadJobs(const std::string& path);
+
+}  // namespace jobhost

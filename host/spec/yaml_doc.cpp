@@ -1,0 +1,176 @@
+// YAML stream -> SourceDocs: yaml-cpp parses, then a recursive walk builds the RapidJSON tree,
+// types plain scalars, expands merge keys and records each value's 1-based position by field path.
+#include "host/spec/yaml_doc.h"
+
+#include <unordered_map>
+#include <utility>
+
+#include <yaml-cpp/yaml.h>
+
+#include "host/spec/yaml_scalar.h"
+
+namespace jobhost {
+namespace {
+
+constexpr int kMaxDepth = 1000;
+constexpr size_t kMaxValues = 1'000'000;
+constexpr std::string_view kStrTag = "tag:yaml.org,2002:str";
+constexpr std::string_view kCoreTagPrefix = "tag:yaml.org,2002:";
+
+// Thrown inside this file only; parseYamlDocs turns it into an Expected error.
+struct YamlError {
+  SourcePos pos;
+  std::string message;
+};
+
+SourcePos positionOf(const YAML::Mark& mark, SourcePos fallback) {
+  if (mark.is_null() || mark.line < 0 || mark.column < 0) return fallback;
+  return {mark.line + 1, mark.column + 1};
+}
+
+// yaml-cpp marks an implicit null ("key:") at the next token, so nulls point at their key.
+SourcePos valuePosition(const YAML::Node& value, SourcePos keyPos) {
+  return value.IsNull() ? keyPos : positionOf(value.Mark(), keyPos);
+}
+
+std::string quoted(const std::string& text) { return "\"" + text + "\""; }
+
+class YamlToJson {
+ public:
+  explicit YamlToJson(SourceDoc& out) : out_(out), allocator_(out.doc.GetAllocator()) {}
+
+  void convert(const YAML::Node& node, rapidjson::Value& into, const std::string& path,
+               SourcePos pos, int depth) {
+    if (depth > kMaxDepth)
+      throw YamlError{pos, "nesting deeper than " + std::to_string(kMaxDepth) + " levels (a recursive alias?)"};
+    if (++values_ > kMaxValues)
+      throw YamlError{pos, "more than " + std::to_string(kMaxValues) + " values (alias expansion?)"};
+    out_.positions.emplace(path, pos);
+    switch (node.Type()) {
+      case YAML::NodeType::Map: return convertMap(node, into, path, depth);
+      case YAML::NodeType::Sequence: return convertSequence(node, into, path, pos, depth);
+      case YAML::NodeType::Scalar: return convertScalar(node, into, pos);
+      case YAML::NodeType::Null:
+        if (node.Tag() == kStrTag) into.SetString("", 0, allocator_);
+        else into.SetNull();
+        return;
+      case YAML::NodeType::Undefined: into.SetNull(); return;
+    }
+  }
+
+ private:
+  void convertScalar(const YAML::Node& node, rapidjson::Value& into, SourcePos pos) {
+    const std::string& text = node.Scalar();
+    const std::string& tag = node.Tag();
+    bool plainOrCoreTag = tag == "?" || (tag.rfind(kCoreTagPrefix, 0) == 0 && tag != kStrTag);
+    if (!plainOrCoreTag) {  // quoted, block, !!str and application tags: text
+      into.SetString(text, allocator_);
+      return;
+    }
+    if (!plainScalarToJson(text, into, allocator_))
+      throw YamlError{pos, quoted(text) + " (infinity or NaN) cannot be represented in JSON; quote it to keep it as text"};
+    if (tag != "?") checkCoreTag(tag.substr(kCoreTagPrefix.size()), text, into, pos);
+  }
+
+  static void checkCoreTag(const std::string& type, const std::string& text,
+                           const rapidjson::Value& value, SourcePos pos) {
+    bool matches = type == "int"     ? value.IsInt64() || value.IsUint64()
+                   : type == "float" ? value.IsNumber()
+                   : type == "bool"  ? value.IsBool()
+                   : type == "null"  ? value.IsNull()
+                                     : true;
+    if (!matches) throw YamlError{pos, quoted(text) + " is not a valid !!" + type};
+  }
+
+  void convertSequence(const YAML::Node& node, rapidjson::Value& into, const std::string& path,
+                       SourcePos pos, int depth) {
+    into.SetArray();
+    size_t index = 0;
+    for (const auto& item : node) {
+      rapidjson::Value child;
+      convert(item, child, indexPath(path, index++), positionOf(item.Mark(), pos), depth + 1);
+      into.PushBack(std::move(child), allocator_);
+    }
+  }
+
+  void convertMap(const YAML::Node& node, rapidjson::Value& into, const std::string& path, int depth) {
+    into.SetObject();
+    std::unordered_map<std::string, int> keyLines;
+    std::vector<YAML::Node> mergeSources;
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const YAML::Node key = it->first;  // copies: the iterator hands out temporaries
+      const YAML::Node value = it->second;
+      SourcePos keyPos = positionOf(key.Mark(), out_.at(path));
+      if (!key.IsScalar()) throw YamlError{keyPos, "mapping keys must be non-null scalars"};
+      if (key.Tag() == "?" && key.Scalar() == "<<") {
+        collectMergeSources(value, keyPos, mergeSources);
+        continue;
+      }
+      const std::string& name = key.Scalar();
+      auto [first, inserted] = keyLines.emplace(name, keyPos.line);
+      if (!inserted)
+        throw YamlError{keyPos, "duplicate key " + quoted(name) + " (first defined on line " +
+                                    std::to_string(first->second) + ")"};
+      addMember(into, name, value, path, valuePosition(value, keyPos), depth);
+    }
+    // Merged entries never override explicit keys, and earlier sources win over later ones.
+    for (const auto& source : mergeSources) {
+      for (auto it = source.begin(); it != source.end(); ++it) {
+        const YAML::Node key = it->first;
+        const YAML::Node value = it->second;
+        if (!keyLines.emplace(key.Scalar(), 0).second) continue;
+        SourcePos keyPos = positionOf(key.Mark(), out_.at(path));
+        addMember(into, key.Scalar(), value, path, valuePosition(value, keyPos), depth);
+      }
+    }
+  }
+
+  void addMember(rapidjson::Value& into, const std::string& name, const YAML::Node& value,
+                 const std::string& path, SourcePos pos, int depth) {
+    rapidjson::Value child;
+    convert(value, child, childPath(path, name), pos, depth + 1);
+    into.AddMember(rapidjson::Value(name, allocator_), std::move(child), allocator_);
+  }
+
+  static void collectMergeSources(const YAML::Node& value, SourcePos pos, std::vector<YAML::Node>& out) {
+    if (value.IsMap()) return out.push_back(value);
+    bool listOfMaps = value.IsSequence();
+    for (const auto& item : value) listOfMaps = listOfMaps && item.IsMap();
+    if (!listOfMaps) throw YamlError{pos, "the value of a << merge key must be a mapping or a list of mappings"};
+    for (const auto& item : value) out.push_back(item);
+  }
+
+  SourceDoc& out_;
+  rapidjson::Document::AllocatorType& allocator_;
+  size_t values_ = 0;
+};
+
+std::string located(const std::string& file, SourcePos pos, const std::string& message) {
+  std::string where = pos.line == 0 ? file : file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
+  return where + ": invalid YAML: " + message;
+}
+
+}  // namespace
+
+Expected<std::vector<SourceDoc>> parseYamlDocs(std::string_view text, std::string file) {
+  using Result = Expected<std::vector<SourceDoc>>;
+  std::vector<SourceDoc> docs;
+  try {
+    for (const YAML::Node& root : YAML::LoadAll(std::string(text))) {
+      if (root.IsNull() || !root.IsDefined()) continue;
+      SourceDoc doc;
+      doc.file = file;
+      YamlToJson(doc).convert(root, doc.doc, "", positionOf(root.Mark(), {1, 1}), 0);
+      docs.push_back(std::move(doc));
+    }
+  } catch (const YamlError& e) {
+    return Result::failure(located(file, e.pos, e.message));
+  } catch (const YAML::Exception& e) {
+    return Result::failure(located(file, positionOf(e.mark, {}), e.msg));
+  } catch (const std::exception& e) {
+    return Result::failure(located(file, {}, e.what()));
+  }
+  return docs;
+}
+
+}  // namespace jobhost

@@ -1,0 +1,209 @@
+// YAML scalar typing for the reader (YAML 1.2 core schema plus kubectl's leading-zero octal) and
+// the quoting decision for the writer (safe for both YAML 1.1 and YAML 1.2 readers).
+#include "host/spec/yaml_scalar.h"
+
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace jobhost {
+namespace {
+
+struct PlainScalar {
+  enum class Kind { String, Null, Bool, Int, Uint, Float, NonFinite } kind = Kind::String;
+  bool boolean = false;
+  int64_t integer = 0;
+  uint64_t unsignedInteger = 0;
+  double real = 0;
+};
+
+bool isDigitOfBase(char c, int base) {
+  if (base == 16) return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  return c >= '0' && c < static_cast<char>('0' + base);
+}
+
+bool allDigitsOfBase(std::string_view digits, int base) {
+  if (digits.empty()) return false;
+  for (char c : digits)
+    if (!isDigitOfBase(c, base)) return false;
+  return true;
+}
+
+std::string_view withoutPlusSign(std::string_view text) {
+  return !text.empty() && text[0] == '+' ? text.substr(1) : text;
+}
+
+// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
+bool isFloatSyntax(std::string_view s) {
+  size_t i = 0;
+  auto digits = [&] {
+    size_t start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i - start;
+  };
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    if (digits() == 0) return false;
+  } else {
+    if (digits() == 0) return false;
+    if (i < s.size() && s[i] == '.') {
+      ++i;
+      digits();
+    }
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == s.size();
+}
+
+bool isNonFiniteSyntax(std::string_view s) {
+  std::string_view unsignedPart = !s.empty() && (s[0] == '+' || s[0] == '-') ? s.substr(1) : s;
+  if (unsignedPart == ".inf" || unsignedPart == ".Inf" || unsignedPart == ".INF") return true;
+  return s == ".nan" || s == ".NaN" || s == ".NAN";
+}
+
+PlainScalar resolveFloat(std::string_view text) {
+  PlainScalar out;
+  std::string_view number = withoutPlusSign(text);
+  auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), out.real);
+  out.kind = ec == std::errc() && end == number.data() + number.size() ? PlainScalar::Kind::Float
+                                                                         : PlainScalar::Kind::NonFinite;
+  return out;
+}
+
+// Integers: [-+]? then 0x<hex>, 0o<octal>, 0b<binary>, 0<octal> (kubectl) or <decimal>.
+bool resolveInteger(std::string_view text, PlainScalar& out) {
+  bool negative = false;
+  std::string_view s = text;
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  int base = 10;
+  std::string_view digits = s;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'o' || s[1] == 'b')) {
+    base = s[1] == 'x' ? 16 : s[1] == 'o' ? 8 : 2;
+    digits = s.substr(2);
+  } else if (s.size() > 1 && s[0] == '0' && allDigitsOfBase(s, 8)) {
+    base = 8;
+    digits = s.substr(1);
+  }
+  if (!allDigitsOfBase(digits, base)) return false;
+
+  uint64_t magnitude = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude, base);
+  constexpr uint64_t kMinMagnitude = uint64_t{1} << 63;
+  bool fits = ec == std::errc() && (!negative || magnitude <= kMinMagnitude);
+  if (!fits) {
+    if (base == 10) out = resolveFloat(text);  // too big for 64 bits: a float, like kubectl
+    return base == 10;                         // oversized hex/octal/binary: a string
+  }
+  if (negative) {
+    out.kind = PlainScalar::Kind::Int;
+    out.integer = magnitude == kMinMagnitude ? std::numeric_limits<int64_t>::min()
+                                             : -static_cast<int64_t>(magnitude);
+  } else if (magnitude <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    out.kind = PlainScalar::Kind::Int;
+    out.integer = static_cast<int64_t>(magnitude);
+  } else {
+    out.kind = PlainScalar::Kind::Uint;
+    out.unsignedInteger = magnitude;
+  }
+  return true;
+}
+
+PlainScalar resolve(std::string_view text) {
+  PlainScalar out;
+  if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL") {
+    out.kind = PlainScalar::Kind::Null;
+  } else if (text == "true" || text == "True" || text == "TRUE") {
+    out.kind = PlainScalar::Kind::Bool;
+    out.boolean = true;
+  } else if (text == "false" || text == "False" || text == "FALSE") {
+    out.kind = PlainScalar::Kind::Bool;
+  } else if (resolveInteger(text, out)) {
+    // resolved as an integer (or an oversized decimal as a float)
+  } else if (isFloatSyntax(text)) {
+    out = resolveFloat(text);
+  } else if (isNonFiniteSyntax(text)) {
+    out.kind = PlainScalar::Kind::NonFinite;
+  }
+  return out;
+}
+
+bool isYaml11Bool(std::string_view s) {
+  static constexpr std::array<std::string_view, 16> kWords = {
+      "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"};
+  for (auto w : kWords)
+    if (s == w) return true;
+  return false;
+}
+
+// Numbers with underscores, sexagesimal numbers (1:30) and timestamps (2026-01-02T03:04:05Z) are
+// not strings to a YAML 1.1 reader: quote anything that starts like a number and stays number-ish.
+bool looksNumericToYaml11(std::string_view s) {
+  std::string_view body = !s.empty() && (s[0] == '+' || s[0] == '-') ? s.substr(1) : s;
+  if (body.empty()) return false;
+  bool startsNumeric = (body[0] >= '0' && body[0] <= '9') ||
+                       (body[0] == '.' && body.size() > 1 && body[1] >= '0' && body[1] <= '9');
+  if (!startsNumeric) return false;
+  constexpr std::string_view kNumberish = "0123456789_.:-+eExXoObBabcdefABCDEF tTzZ";
+  return body.find_first_not_of(kNumberish) == std::string_view::npos;
+}
+
+bool hasControlOrLineSeparator(std::string_view s) {
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) return true;
+  }
+  for (std::string_view special : {"\xC2\x85", "\xE2\x80\xA8", "\xE2\x80\xA9", "\xEF\xBB\xBF"})
+    if (s.find(special) != std::string_view::npos) return true;
+  return false;
+}
+
+bool startsWithIndicator(std::string_view s) {
+  constexpr std::string_view kIndicators = "-?:,[]{}#&*!|>'\"%@`";
+  if (kIndicators.find(s[0]) == std::string_view::npos) return false;
+  // "-flag" is a fine plain scalar; "-", "- x" and "---" are not.
+  bool dashFollowedByText = s[0] == '-' && s.size() > 1 && s[1] != ' ' && s.substr(0, 3) != "---";
+  return !dashFollowedByText;
+}
+
+}  // namespace
+
+bool plainScalarToJson(std::string_view text, rapidjson::Value& out,
+                       rapidjson::Document::AllocatorType& allocator) {
+  PlainScalar scalar = resolve(text);
+  switch (scalar.kind) {
+    case PlainScalar::Kind::String:
+      out.SetString(text.data(), static_cast<rapidjson::SizeType>(text.size()), allocator);
+      return true;
+    case PlainScalar::Kind::Null: out.SetNull(); return true;
+    case PlainScalar::Kind::Bool: out.SetBool(scalar.boolean); return true;
+    case PlainScalar::Kind::Int: out.SetInt64(scalar.integer); return true;
+    case PlainScalar::Kind::Uint: out.SetUint64(scalar.unsignedInteger); return true;
+    case PlainScalar::Kind::Float: out.SetDouble(scalar.real); return true;
+    case PlainScalar::Kind::NonFinite: return false;
+  }
+  return false;
+}
+
+bool needsQuotes(std::string_view text) {
+  if (text.empty()) return true;
+  if (resolve(text).kind != PlainScalar::Kind::String) return true;
+  if (isYaml11Bool(text) || looksNumericToYaml11(text)) return true;
+  if (startsWithIndicator(text) || text.substr(0, 3) == "..." || text == "<<" || text == "=")
+    return true;
+  if (text.front() == ' ' || text.back() == ' ' || text.back() == ':') return true;
+  if (text.find(": ") != std::string_view::npos || text.find(" #") != std::string_view::npos)
+    return true;
+  return hasControlOrLineSeparator(text);
+}
+
+}  // namespace jobhost

@@ -1,0 +1,24 @@
+// YAML scalar typing: what a plain (unquoted) YAML scalar stands for as a JSON value, and whether
+// a string must be quoted so that kubectl (YAML 1.1) and YAML 1.2 readers both read it back as text.
+#pragma once
+
+#include <string_view>
+
+#include <rapidjson/document.h>
+
+namespace jobhost {
+
+/// The JSON value of a plain scalar under the YAML 1.2 core schema: null (null, Null, NULL, ~,
+/// empty), booleans (true/True/TRUE, false/False/FALSE), integers (decimal, 0x hex, 0o octal; like
+/// kubectl, a leading zero also means octal: 0644 == 420), floats; anything else is a string.
+/// Decimal integers beyond 64 bits become floats; oversized hex/octal stay strings (kubectl does
+/// the same). Returns false for .inf and .nan, which JSON cannot hold.
+bool plainScalarToJson(std::string_view text, rapidjson::Value& out,
+                       rapidjson::Document::AllocatorType& allocator);
+
+/// True when `text` written as a plain scalar would not read back as the same string: empty text,
+/// YAML 1.1/1.2 null/bool/number/timestamp look-alikes (yes, on, 1_000, 1.5, 2026-01-02), leading
+/// indicators or spaces, ": " or " #" inside, control characters and Unicode line separators.
+bool needsQuotes(std::string_view text);
+
+}  // namespace jobhost

@@ -1,0 +1,61 @@
+// Object names derived from a job: pods, PodGroup, pod volumes, and the job owner reference.
+#include "host/workload/names.h"
+
+#include <charconv>
+
+namespace jobhost {
+
+std::string podName(std::string_view job, std::string_view task, int32_t index) {
+  char digits[16];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, index);
+  (void)ec;  // an int32 always fits in 16 characters
+  std::string name;
+  name.reserve(job.size() + task.size() + 2 + static_cast<size_t>(end - digits));
+  name.append(job).push_back('-');
+  name.append(task).push_back('-');
+  name.append(digits, end);
+  return name;
+}
+
+std::string podGroupName(const Job& job) {
+  std::string name;
+  name.reserve(job.metadata.name.size() + 1 + job.metadata.uid.size());
+  name.append(job.metadata.name).push_back('-');
+  name.append(job.metadata.uid);
+  return name;
+}
+
+std::string jobVolumeName(const Job& job, std::string_view claimName) {
+  uint64_t h = 14695981039346656037ull;
+  auto mix = [&h](std::string_view s) {
+    for (unsigned char c : s) {
+      h ^= c;
+      h *= 1099511628211ull;
+    }
+  };
+  mix(job.metadata.uid);
+  mix(std::string_view("\0", 1));  // separator: ("ab","c") and ("a","bc") hash differently
+  mix(claimName);
+  static constexpr char kAlphabet[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+  std::string name;
+  name.reserve(job.metadata.name.size() + 13);
+  name.append(job.metadata.name).push_back('-');
+  for (int i = 0; i < 12; ++i) {
+    name.push_back(kAlphabet[h % 36]);
+    h /= 36;
+  }
+  return name;
+}
+
+OwnerReference jobOwnerReference(const Job& job) {
+  OwnerReference ref;
+  ref.apiVersion = "batch.volcano.sh/v1alpha1";
+  ref.kind = "Job";
+  ref.name = job.metadata.name;
+  ref.uid = job.metadata.uid;
+  ref.controller = true;
+  ref.blockOwnerDeletion = true;
+  return ref;
+}
+
+}  // namespace jobhost

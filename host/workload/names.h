@@ -1,0 +1,29 @@
+// Names of the objects a job makes: pods `<job>-<task>-<index>`, the PodGroup `<job>-<uid>`, and
+// the deterministic pod volume name that stands in for Volcano's random `<job>-<12 [0-9a-z]>`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "jobhost/job.h"
+
+namespace jobhost {
+
+/// Volcano's MakePodName: fmt "%s-%s-%d".
+std::string podName(std::string_view job, std::string_view task, int32_t index);
+
+/// `<job>-<job.metadata.uid>` (the PodGroup's name and the pods' group-name annotation).
+std::string podGroupName(const Job& job);
+
+/// Name of the pod volume that mounts the job volume with claim `claimName`: `<job>-` followed by
+/// 12 characters from [0-9a-z]. Volcano draws them at random for every pod; jobhost derives them
+/// from FNV-1a-64 of (job uid, claim name) so output is reproducible, and every pod of the job
+/// uses the same name for the same claim.
+std::string jobVolumeName(const Job& job, std::string_view claimName);
+
+/// The controller owner reference Volcano puts on everything it creates for a job
+/// (apiVersion batch.volcano.sh/v1alpha1, kind Job, controller and blockOwnerDeletion true).
+OwnerReference jobOwnerReference(const Job& job);
+
+}  // namespace jobhost

@@ -1,0 +1,42 @@
+// Worker host names (Volcano's generateTaskHosts) and the hostfile ConfigMap, owned by the job.
+// Pure functions of the job spec and the flags.
+#include "mpi_hostfile.h"
+
+namespace mpi {
+
+std::vector<std::string> workerHosts(const jobhost::Job& job, const jobhost::TaskSpec& worker) {
+  const auto& spec = worker.template_.spec;
+  const std::string subdomain = spec.subdomain.empty() ? job.metadata.name : spec.subdomain;
+  std::vector<std::string> hosts;
+  for (int32_t i = 0; i < worker.replicas; ++i) {
+    const std::string host =
+        spec.hostname.empty() ? job.metadata.name + "-" + worker.name + "-" + std::to_string(i) : spec.hostname;
+    hosts.push_back(host + "." + subdomain);
+    if (!spec.hostname.empty()) break;
+  }
+  return hosts;
+}
+
+std::string hostfileConfigMapName(const jobhost::Job& job) { return job.metadata.name + "-mpi-hostfile"; }
+
+std::optional<jobhost::ConfigMap> hostfileConfigMap(const jobhost::Job& job, const MpiOptions& options) {
+  const jobhost::TaskSpec* worker = job.findTask(options.worker);
+  if (job.findTask(options.master) == nullptr || worker == nullptr) return std::nullopt;
+  jobhost::ConfigMap cm;
+  cm.metadata.name = hostfileConfigMapName(job);
+  cm.metadata.namespace_ = job.metadata.namespace_;
+  jobhost::OwnerReference owner;
+  owner.apiVersion = "batch.volcano.sh/v1alpha1";
+  owner.kind = "Job";
+  owner.name = job.metadata.name;
+  owner.uid = job.metadata.uid;
+  owner.controller = true;
+  owner.blockOwnerDeletion = true;
+  cm.metadata.ownerReferences.push_back(std::move(owner));
+  std::string text;
+  for (const auto& host : workerHosts(job, *worker)) text += host + " slots=" + std::to_string(options.slots) + "\n";
+  cm.data["hostfile"] = text;
+  return cm;
+}
+
+}  // namespace mpi

@@ -1,0 +1,70 @@
+// Pod mutation of the mpi plugin. Env order on the master: MPI_HOST, OMPI_MCA_orte_default_hostfile,
+// OMPI_MCA_orte_keep_fqdn_hostnames, OMPI_MCA_orte_set_default_slots, OMPI_MCA_plm_rsh_args.
+#include "mpi_pod.h"
+
+#include <algorithm>
+
+#include "mpi_hostfile.h"
+
+namespace mpi {
+namespace {
+
+void openPort(jobhost::Container& c, int64_t port) {
+  for (const auto& p : c.ports)
+    if (p.containerPort == port) return;
+  jobhost::ContainerPort added;
+  added.name = "mpijob-port";
+  added.containerPort = static_cast<int32_t>(port);
+  c.ports.push_back(std::move(added));
+}
+
+std::vector<jobhost::EnvVar> masterEnv(const jobhost::Job& job, const jobhost::TaskSpec& worker,
+                                       const MpiOptions& options) {
+  std::string hosts;
+  for (const auto& h : workerHosts(job, worker)) hosts += (hosts.empty() ? "" : ",") + h;
+  using jobhost::EnvVar;
+  return {EnvVar::literal("MPI_HOST", hosts),
+          EnvVar::literal("OMPI_MCA_orte_default_hostfile", kHostfilePath),
+          EnvVar::literal("OMPI_MCA_orte_keep_fqdn_hostnames", "true"),
+          EnvVar::literal("OMPI_MCA_orte_set_default_slots", std::to_string(options.slots)),
+          EnvVar::literal("OMPI_MCA_plm_rsh_args", "-o ConnectionAttempts=10")};
+}
+
+jobhost::Volume hostfileVolume(const jobhost::Job& job) {
+  jobhost::Volume volume;
+  volume.name = kHostfileVolume;
+  volume.configMap = jobhost::ConfigMapVolumeSource{};
+  volume.configMap->name = hostfileConfigMapName(job);
+  volume.configMap->items.push_back({"hostfile", "hostfile", 0444});
+  return volume;
+}
+
+void moveToEnd(std::vector<jobhost::EnvVar>& env, const std::vector<jobhost::EnvVar>& order) {
+  for (const auto& var : order) {
+    auto it = std::find_if(env.begin(), env.end(), [&](const auto& e) { return e.name == var.name; });
+    if (it != env.end()) std::rotate(it, it + 1, env.end());
+  }
+}
+
+}  // namespace
+
+void decorateMpiPod(const jobhost::Job& job, const MpiOptions& options, const std::string& taskKey,
+                    PodParts pod, const EnvSetter& setEnv) {
+  const bool master = taskKey == options.master;
+  const jobhost::TaskSpec* worker = job.findTask(options.worker);
+  if (master && worker == nullptr) return;
+  const auto env = master ? masterEnv(job, *worker, options) : std::vector<jobhost::EnvVar>{};
+  jobhost::VolumeMount mount;
+  mount.name = kHostfileVolume;
+  mount.mountPath = kHostfileDir;
+  for (auto* list : {&pod.initContainers, &pod.containers})
+    for (auto& c : *list) {
+      openPort(c, options.port);
+      for (const auto& var : env) setEnv(c, var);
+      moveToEnd(c.env, env);
+      if (master) jobhost::upsertVolumeMount(c.volumeMounts, mount);
+    }
+  if (master) jobhost::upsertVolume(pod.volumes, hostfileVolume(job));
+}
+
+}  // namespace mpi

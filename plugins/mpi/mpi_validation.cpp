@@ -1,0 +1,46 @@
+// Flag, master-task and reserved-env validation of the mpi plugin. Messages: Volcano's
+// "The specified mpi master task was not found" and Trainer's reserved-env text.
+#include "mpi_validation.h"
+
+#include <set>
+#include <string>
+
+#include "mpi_options.h"
+
+namespace mpi {
+namespace {
+
+const std::set<std::string> kReserved = {"OMPI_MCA_orte_default_hostfile", "OMPI_MCA_orte_keep_fqdn_hostnames",
+                                         "OMPI_MCA_orte_set_default_slots", "OMPI_MCA_plm_rsh_args"};
+
+void checkContainers(const std::vector<jobhost::Container>& containers, const std::string& path,
+                     jobhost::ValidationResult& out) {
+  for (size_t c = 0; c < containers.size(); ++c) {
+    std::set<std::string> found;
+    for (const auto& e : containers[c].env)
+      if (kReserved.count(e.name) != 0) found.insert(e.name);
+    if (found.empty()) continue;
+    std::string list;
+    for (const auto& n : found) list += (list.empty() ? "" : " ") + n;
+    out.errors.push_back({path + "[" + std::to_string(c) + "].env",
+                          "must not have reserved envs, invalid envs configured: [" + list + "]"});
+  }
+}
+
+}  // namespace
+
+void validateMpiJob(const jobhost::Job& job, const jobhost::PluginArgs& args, jobhost::ValidationResult& out) {
+  MpiOptions options;
+  if (jobhost::Status st = parseMpiOptions(args, options); !st) out.errors.push_back({"spec.plugins.mpi", st.message()});
+  for (size_t t = 0; t < job.spec.tasks.size(); ++t) {
+    const auto& task = job.spec.tasks[t];
+    if (task.name != options.master) continue;
+    const std::string base = "spec.tasks[" + std::to_string(t) + "].template.spec.";
+    checkContainers(task.template_.spec.initContainers, base + "initContainers", out);
+    checkContainers(task.template_.spec.containers, base + "containers", out);
+    return;
+  }
+  out.errors.push_back({"spec.tasks", "The specified mpi master task was not found"});
+}
+
+}  // namespace mpi

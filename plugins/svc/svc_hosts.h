@@ -1,0 +1,26 @@
+// Host names of a Volcano job's pods as the svc plugin publishes them (Volcano's GenerateHosts):
+// per-task host lists, the `<job>-svc` ConfigMap data, and the env-key spelling of a task name.
+#pragma once
+
+#include <jobhost/jobhost.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace svc {
+
+/// `<hostname>.<subdomain>` of pod `index` of `task`: hostname is the template's or
+/// `<job>-<task>-<index>`, subdomain the template's or the job name.
+std::string podHost(const jobhost::Job& job, const jobhost::TaskSpec& task, int32_t index);
+/// The template's subdomain, or the job name.
+std::string subdomainOf(const jobhost::Job& job, const jobhost::TaskSpec& task);
+/// One host per replica, or a single host when the template sets a hostname (none for 0 replicas).
+std::vector<std::string> taskHosts(const jobhost::Job& job, const jobhost::TaskSpec& task);
+/// The task name with '-' replaced by '_' (ConfigMap key prefix); upper-cased for env names.
+std::string hostKey(const std::string& taskName);
+std::string envKey(const std::string& taskName);
+/// Data of the `<job>-svc` ConfigMap: `<t>.host`, `VC_<T>_HOSTS`, `VC_<T>_NUM` for every task.
+std::map<std::string, std::string> hostsData(const jobhost::Job& job);
+
+}  // namespace svc

@@ -1,0 +1,69 @@
+// Builders for the svc plugin's ConfigMap, Service and NetworkPolicy, each owned by the job
+// (controller owner reference), selecting the job's pods by job-name and job-namespace labels.
+#include "svc_objects.h"
+
+#include "svc_hosts.h"
+
+namespace svc {
+namespace {
+
+jobhost::ObjectMeta ownedBy(const jobhost::Job& job, std::string name) {
+  jobhost::ObjectMeta meta;
+  meta.name = std::move(name);
+  meta.namespace_ = job.metadata.namespace_;
+  jobhost::OwnerReference owner;
+  owner.apiVersion = "batch.volcano.sh/v1alpha1";
+  owner.kind = "Job";
+  owner.name = job.metadata.name;
+  owner.uid = job.metadata.uid;
+  owner.controller = true;
+  owner.blockOwnerDeletion = true;
+  meta.ownerReferences.push_back(std::move(owner));
+  return meta;
+}
+
+jobhost::StringMap jobPodLabels(const jobhost::Job& job) {
+  return {{std::string(jobhost::keys::JobName), job.metadata.name},
+          {std::string(jobhost::keys::JobNamespace), job.metadata.namespace_}};
+}
+
+}  // namespace
+
+std::string configMapName(const jobhost::Job& job) { return job.metadata.name + "-svc"; }
+
+jobhost::ConfigMap hostsConfigMap(const jobhost::Job& job) {
+  jobhost::ConfigMap cm;
+  cm.metadata = ownedBy(job, configMapName(job));
+  cm.data = hostsData(job);
+  return cm;
+}
+
+jobhost::Service headlessService(const jobhost::Job& job, const SvcOptions& options) {
+  jobhost::Service service;
+  service.metadata = ownedBy(job, job.metadata.name);
+  service.spec.clusterIP = "None";
+  service.spec.selector = jobPodLabels(job);
+  service.spec.publishNotReadyAddresses = options.publishNotReadyAddresses;
+  return service;
+}
+
+jobhost::NetworkPolicy jobNetworkPolicy(const jobhost::Job& job) {
+  jobhost::NetworkPolicy policy;
+  policy.metadata = ownedBy(job, job.metadata.name);
+  policy.spec.podSelector.matchLabels = jobPodLabels(job);
+  jobhost::NetworkPolicyPeer peer;
+  peer.podSelector = jobhost::LabelSelector{jobPodLabels(job), {}};
+  policy.spec.ingress.push_back(jobhost::NetworkPolicyIngressRule{{peer}});
+  policy.spec.policyTypes = {"Ingress"};
+  return policy;
+}
+
+jobhost::Components svcComponents(const jobhost::Job& job, const SvcOptions& options) {
+  jobhost::Components out;
+  out.configMaps.push_back(hostsConfigMap(job));
+  out.services.push_back(headlessService(job, options));
+  if (!options.disableNetworkPolicy) out.networkPolicies.push_back(jobNetworkPolicy(job));
+  return out;
+}
+
+}  // namespace svc

@@ -1,0 +1,44 @@
+// Go text forms: strconv.Quote, %v of []string, TrimSpace, encoding/json strings, go-multierror.
+#include "host/admission/go_text.h"
+
+#include <gtest/gtest.h>
+
+namespace jobhost::gotext {
+namespace {
+
+TEST(GoText, QuoteEscapesLikeStrconv) {
+  EXPECT_EQ(quote("plain"), "\"plain\"");
+  EXPECT_EQ(quote("a\"b\\c\n\t\x01\x7f"), "\"a\\\"b\\\\c\\n\\t\\x01\\x7f\"");
+  EXPECT_EQ(quote("h\xC3\xA9llo"), "\"h\xC3\xA9llo\"");        // printable UTF-8 stays
+  EXPECT_EQ(quote("bad\xFF"), "\"bad\\xff\"");                    // invalid byte
+  EXPECT_EQ(quote("\xC2\x85"), "\"\\u0085\"");                    // C1 control
+  EXPECT_EQ(quote(""), "\"\"");
+}
+
+TEST(GoText, SliceIsSpaceSeparatedInBrackets) {
+  EXPECT_EQ(slice({}), "[]");
+  EXPECT_EQ(slice({"a"}), "[a]");
+  EXPECT_EQ(slice({"a b", "c"}), "[a b c]");
+}
+
+TEST(GoText, TrimSpace) {
+  EXPECT_EQ(trimSpace("  \n\t x y \r\v\f"), "x y");
+  EXPECT_EQ(trimSpace("\xC2\xA0x\xC2\x85"), "x");
+  EXPECT_EQ(trimSpace("   "), "");
+  EXPECT_EQ(trimSpace("a;"), "a;");
+}
+
+TEST(GoText, JsonStringIsHtmlSafe) {
+  EXPECT_EQ(jsonString("<a&b>"), "\"\\u003ca\\u0026b\\u003e\"");
+  EXPECT_EQ(jsonString("q\"\\\n\x01"), "\"q\\\"\\\\\\n\\u0001\"");
+  EXPECT_EQ(jsonString("\xE2\x80\xA8"), "\"\\u2028\"");
+}
+
+TEST(GoText, MultierrorListFormat) {
+  EXPECT_EQ(multierror({}), "");
+  EXPECT_EQ(multierror({"a"}), "1 error occurred:\n\t* a\n\n");
+  EXPECT_EQ(multierror({"a", "b"}), "2 errors occurred:\n\t* a\n\t* b\n\n");
+}
+
+}  // namespace
+}  // namespace jobhost::gotext

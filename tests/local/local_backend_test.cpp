@@ -1,0 +1,266 @@
+// LocalBackend with real processes: phases and exit codes, init containers, restarts in place,
+// TERM then KILL on deletion, gang admission and queueing, scheduleTimeoutSeconds, sandbox files
+// and host names inside bwrap, readiness probes. Waits on events, never on time.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <condition_variable>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <mutex>
+#include <sstream>
+
+#include "host/cluster/local/local_backend.h"
+#include "jobhost/job.h"
+
+namespace jobhost {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr auto kPatience = std::chrono::seconds(90);
+
+class Recorder final : public ClusterListener {
+ public:
+  void onClusterEvents(std::span<const ClusterEvent> events) override {
+    std::lock_guard lock(mutex_);
+    for (const auto& e : events) events_.push_back(e);
+    changed_.notify_all();
+  }
+  bool waitFor(const std::function<bool(const std::vector<ClusterEvent>&)>& done) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, kPatience, [&] { return done(events_); });
+  }
+  std::vector<ClusterEvent> events() {
+    std::lock_guard lock(mutex_);
+    return events_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<ClusterEvent> events_;
+};
+
+std::optional<PodState> lastState(const std::vector<ClusterEvent>& events, const std::string& pod) {
+  std::optional<PodState> out;
+  for (const auto& e : events)
+    if (e.pod.object && e.pod.name() == pod && e.type != ClusterEvent::Type::PodGroupUpdated) out = e.pod;
+  return out;
+}
+
+bool podIs(const std::vector<ClusterEvent>& events, const std::string& pod, PodPhase phase) {
+  auto s = lastState(events, pod);
+  return s && s->status.phase == phase;
+}
+
+bool deleted(const std::vector<ClusterEvent>& events, const std::string& pod) {
+  for (const auto& e : events)
+    if (e.type == ClusterEvent::Type::PodDeleted && e.pod.name() == pod) return true;
+  return false;
+}
+
+Container shell(const std::string& name, const std::string& script) {
+  Container c;
+  c.name = name;
+  c.command = {"sh", "-c", script};
+  return c;
+}
+
+Pod makePod(const std::string& name, std::vector<Container> containers, const std::string& restartPolicy = "Never",
+            const std::string& group = "") {
+  Pod pod;
+  pod.metadata.name = name;
+  pod.metadata.namespace_ = "test";
+  pod.metadata.annotations[std::string(keys::JobName)] = "tjob";
+  if (!group.empty()) pod.metadata.annotations[std::string(keys::GroupName)] = group;
+  pod.spec.containers = std::move(containers);
+  pod.spec.restartPolicy = restartPolicy;
+  pod.spec.subdomain = "tjob";
+  return pod;
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class LocalBackendTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    for (char& c : test)
+      if (c == '/') c = '_';
+    dir_ = fs::temp_directory_path() / ("jobhost-local-test-" + std::to_string(::getpid()) + "-" + test);
+    fs::remove_all(dir_);
+    config_.workDir = dir_;
+    config_.isolation = GetParam();
+    config_.gracePeriodSeconds = 1;
+    config_.cpu = Quantity::fromMilli(2000);
+  }
+  void start() {
+    auto b = LocalBackend::create(config_, LocalBackend::Tuning{50, 200});
+    ASSERT_TRUE(b) << b.error();
+    backend_ = std::move(*b);
+    backend_->setListener(&recorder_);
+    if (GetParam() == "bwrap") ASSERT_EQ(backend_->isolation(), local::Isolation::Bwrap);
+  }
+  void TearDown() override {
+    backend_.reset();
+    fs::remove_all(dir_);
+  }
+  void create(const Pod& pod) {
+    PodState created;
+    ClusterStatus st = backend_->createPod(pod, &created);
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_EQ(created.status.phase, PodPhase::Pending);
+    EXPECT_FALSE(created.uid().empty());
+  }
+  std::string podDir(const std::string& pod) { return backend_->jobDir("test", "tjob") + "/" + pod; }
+
+  std::string dir_;
+  LocalBackendConfig config_;
+  Recorder recorder_;
+  std::unique_ptr<LocalBackend> backend_;
+};
+
+TEST_P(LocalBackendTest, PhasesComeFromTheProcessesAndTheFirstContainersExitCode) {
+  start();
+  create(makePod("ok", {shell("main", "echo hello")}));
+  create(makePod("bad", {shell("first", "exit 3"), shell("second", "true")}));
+  ASSERT_TRUE(recorder_.waitFor([](auto& ev) {
+    return podIs(ev, "ok", PodPhase::Succeeded) && podIs(ev, "bad", PodPhase::Failed);
+  }));
+  const auto events = recorder_.events();
+  EXPECT_EQ(events.front().type, ClusterEvent::Type::PodAdded);
+  bool sawRunning = false;
+  for (const auto& e : events)
+    if (e.type == ClusterEvent::Type::PodUpdated && e.pod.name() == "ok" && e.pod.status.phase == PodPhase::Running)
+      sawRunning = e.oldPodPhase == PodPhase::Pending;
+  EXPECT_TRUE(sawRunning);
+  const PodState bad = *lastState(events, "bad");
+  ASSERT_TRUE(bad.status.containerStatuses[0].terminated);
+  EXPECT_EQ(bad.status.containerStatuses[0].terminated->exitCode, 3);
+  EXPECT_EQ(bad.status.containerStatuses[1].terminated->exitCode, 0);
+  EXPECT_FALSE(bad.status.podIP.empty());
+  EXPECT_EQ(readFile(podDir("ok") + "/logs/main.log"), "hello\n");
+  EXPECT_EQ(backend_->createPod(makePod("ok", {shell("main", "true")}), nullptr).code, ClusterErrc::AlreadyExists);
+}
+
+TEST_P(LocalBackendTest, InitContainersRunFirstInOrderAndMustSucceed) {
+  start();
+  Pod pod = makePod("init", {shell("main", "echo main >> \"$JOBHOST_SANDBOX/order\"")});
+  pod.spec.initContainers = {shell("one", "echo one >> \"$JOBHOST_SANDBOX/order\""),
+                             shell("two", "echo two >> \"$JOBHOST_SANDBOX/order\"")};
+  create(pod);
+  Pod failing = makePod("init-fails", {shell("main", "echo never >> \"$JOBHOST_SANDBOX/order\"")});
+  failing.spec.initContainers = {shell("setup", "exit 5")};
+  create(failing);
+  ASSERT_TRUE(recorder_.waitFor([](auto& ev) {
+    return podIs(ev, "init", PodPhase::Succeeded) && podIs(ev, "init-fails", PodPhase::Failed);
+  }));
+  EXPECT_EQ(readFile(podDir("init") + "/order"), "one\ntwo\nmain\n");
+  EXPECT_FALSE(fs::exists(podDir("init-fails") + "/order"));
+  const PodState f = *lastState(recorder_.events(), "init-fails");
+  EXPECT_EQ(f.status.initContainerStatuses[0].terminated->exitCode, 5);
+}
+
+TEST_P(LocalBackendTest, OnFailureRestartsInPlaceAndCountsRestarts) {
+  start();
+  create(makePod("flaky", {shell("main", "n=$(cat \"$JOBHOST_SANDBOX/n\" 2>/dev/null || echo 0); "
+                                         "echo $((n + 1)) > \"$JOBHOST_SANDBOX/n\"; [ \"$n\" -ge 2 ]")},
+                 "OnFailure"));
+  ASSERT_TRUE(recorder_.waitFor([](auto& ev) { return podIs(ev, "flaky", PodPhase::Succeeded); }));
+  const PodState s = *lastState(recorder_.events(), "flaky");
+  EXPECT_EQ(s.status.containerStatuses[0].restartCount, 2);
+  ASSERT_TRUE(s.status.containerStatuses[0].lastTerminated);
+  EXPECT_EQ(s.status.containerStatuses[0].lastTerminated->exitCode, 1);
+  for (const auto& e : recorder_.events())  // it never looked finished before it was
+    if (e.pod.object && e.pod.name() == "flaky" && e.pod.status.phase == PodPhase::Failed) ADD_FAILURE();
+}
+
+TEST_P(LocalBackendTest, DeletionSendsTermThenKillAfterTheGracePeriod) {
+  start();
+  create(makePod("polite", {shell("main", "echo up; exec sleep 1000")}));
+  create(makePod("stubborn", {shell("main", "trap '' TERM; echo up; while :; do sleep 0.1; done")}));
+  ASSERT_TRUE(recorder_.waitFor([](auto& ev) {
+    return podIs(ev, "polite", PodPhase::Running) && podIs(ev, "stubborn", PodPhase::Running);
+  }));
+  const auto pids = backend_->processIds();
+  EXPECT_EQ(pids.size(), 2u);
+  ASSERT_TRUE(backend_->deletePod("test", "polite").ok());
+  ASSERT_TRUE(backend_->deletePod("test", "stubborn").ok());
+  EXPECT_EQ(backend_->deletePod("test", "absent").code, ClusterErrc::NotFound);
+  ASSERT_TRUE(recorder_.waitFor([](auto& ev) { return deleted(ev, "polite") && deleted(ev, "stubborn"); }));
+  const auto events = recorder_.events();
+  EXPECT_EQ(lastState(events, "polite")->status.containerStatuses[0].terminated->exitCode, 143);
+  EXPECT_EQ(lastState(events, "stubborn")->status.containerStatuses[0].terminated->exitCode, 137);
+  EXPECT_TRUE(lastState(events, "stubborn")->deletionTimestamp.has_value());
+  for (pid_t pid : pids) EXPECT_NE(::kill(pid, 0), 0) << pid;
+  EXPECT_TRUE(backend_->processIds().empty());
+}
+
+TEST_P(LocalBackendTest, GangsAreAdmittedAgainstCapacityAndQueue) {
+  start();
+  auto group = [](const std::string& name, int64_t cpuMilli) {
+    PodGroup pg;
+    pg.metadata.name = name;
+    pg.metadata.namespace_ = "test";
+    pg.spec.minMember = 2;
+    pg.spec.minResources = ResourceList{{"cpu", Quantity::fromMilli(cpuMilli)}};
+    return pg;
+  };
+  auto onePodOf = [](const std::string& name, const std::string& pg) {
+    Container c = shell("main", "sleep 0.3");
+    c.resources.requests["cpu"] = Quantity::fromMilli(1000);
+    return makePod(name, {c}, "Never", pg);
+  };
+  auto phaseOf = [](const std::vector<ClusterEvent>& ev, const std::string& pg) {
+    std::string phase;
+    for (const auto& e : ev)
+      if (e.type == ClusterEvent::Type::PodGroupUpdated && e.podGroup->metadata.name == pg) phase = e.podGroup->status.phase;
+    return phase;
+  };
+  ASSERT_TRUE(backend_->createPodGroup(group("a", 2000)).ok());
+  ASSERT_TRUE(backend_->createPodGroup(group("b", 2000)).ok());
+  ASSERT_TRUE(recorder_.waitFor([&](auto& ev) { return phaseOf(ev, "a") == "Inqueue"; }));
+  EXPECT_EQ(*backend_->podGroupPhase("test", "b"), "Pending");
+  create(onePodOf("a-0", "a"));
+  backend_->flushEvents();
+  EXPECT_FALSE(podIs(recorder_.events(), "a-0", PodPhase::Running));  // half a gang does not start
+  create(onePodOf("a-1", "a"));
+  ASSERT_TRUE(recorder_.waitFor([&](auto& ev) { return phaseOf(ev, "b") == "Inqueue"; }));
+  const auto events = recorder_.events();
+  EXPECT_TRUE(podIs(events, "a-0", PodPhase::Succeeded) && podIs(events, "a-1", PodPhase::Succeeded));
+  EXPECT_EQ(phaseOf(events, "a"), "Running");
+  const auto b = backend_->getPodGroup("test", "b");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->status.conditions.back().type, "Unschedulable");  // what it waited for
+}
+
+TEST_P(LocalBackendTest, AGangNotPlacedInTimeIsReportedUnschedulable) {
+  start();
+  PodGroup pg;
+  pg.metadata.name = "huge";
+  pg.metadata.namespace_ = "test";
+  pg.spec.minMember = 1;
+  pg.spec.minResources = ResourceList{{"cpu", Quantity::fromMilli(64000)}};
+  pg.spec.scheduleTimeoutSeconds = 1;
+  ASSERT_TRUE(backend_->createPodGroup(pg).ok());
+  ASSERT_TRUE(recorder_.waitFor([&](auto&) {
+    auto g = backend_->getPodGroup("test", "huge");
+    return g && !g->status.conditions.empty() && g->status.conditions.back().reason == "ScheduleTimeout";
+  }) || backend_->getPodGroup("test", "huge")->status.conditions.back().reason == "ScheduleTimeout");
+  const auto g = backend_->getPodGroup("test", "huge");
+  EXPECT_EQ(g->status.phase, "Pending");
+  EXPECT_EQ(g->status.conditions.back().type, "Unschedulable");
+  EXPECT_EQ(g->status.conditions.back().status, "True");
+}
+
+INSTANTIATE_TEST_SUITE_P(Isolation, LocalBackendTest, ::testing::Values("bwrap", "none"));
+
+}  // namespace
+}  // namespace jobhost

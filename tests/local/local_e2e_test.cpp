@@ -1,0 +1,185 @@
+// End to end: examples/jobs/local-*.yaml run through the real `jobhost run` (exit code and the
+// checked result lines in the pod logs), and Ctrl-C: SIGINT terminates the job and no process of
+// it survives. The binary is $JOBHOST_BINARY, else <build>/bin/jobhost. Generous deadlines only.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+std::string readFile(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool haveTool(const char* path) { return ::access(path, X_OK) == 0; }
+
+class RunE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    dir_ = fs::temp_directory_path() / ("jobhost-e2e-" + std::to_string(::getpid()) + "-" + test);
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    std::ofstream(dir_ / "config.json") << R"({
+  "plugins": [{"name": "env"}, {"name": "svc"}, {"name": "ssh"}, {"name": "torch", "aliases": ["pytorch"]},
+              {"name": "mpi"}, {"name": "coscheduling"}],
+  "queues": [{"name": "default", "state": "Open"}],
+  "backend": {"local": {"workDir": ")" << (dir_ / "work").string() << R"(", "gracePeriodSeconds": 2}}
+})";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  static std::string binary() {
+    const char* env = ::getenv("JOBHOST_BINARY");
+    return env && *env ? env : JOBHOST_BINARY_DIR "/bin/jobhost";
+  }
+
+  pid_t start(const std::string& jobFile) {
+    std::vector<std::string> args = {binary(), "run", jobFile, "--config", (dir_ / "config.json").string()};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, (dir_ / "stdout").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, (dir_ / "stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid = -1;
+    const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    EXPECT_EQ(rc, 0) << binary();
+    return pid;
+  }
+
+  // The exit code, or -1 after the deadline (the run is then killed).
+  int wait(pid_t pid, std::chrono::seconds patience = std::chrono::seconds(240)) {
+    const auto deadline = Clock::now() + patience;
+    int status = 0;
+    while (::waitpid(pid, &status, WNOHANG) == 0) {
+      if (Clock::now() > deadline) {
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, &status, 0);
+        return -1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+
+  int run(const std::string& example) {
+    return wait(start(std::string(JOBHOST_SOURCE_DIR) + "/examples/jobs/" + example));
+  }
+
+  std::string log(const std::string& job, const std::string& pod, const std::string& container) {
+    return readFile(dir_ / "work" / "default" / job / pod / "logs" / (container + ".log"));
+  }
+  std::string output() { return "stdout:\n" + readFile(dir_ / "stdout") + "\nstderr:\n" + readFile(dir_ / "stderr"); }
+
+  // Processes whose environment points into this test's work dir (every container process has
+  // JOBHOST_SANDBOX there, also those that left their process group).
+  std::vector<pid_t> jobProcesses() {
+    std::vector<pid_t> out;
+    const std::string marker = "JOBHOST_SANDBOX=" + (dir_ / "work").string();
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/proc", ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      if (readFile(e.path() / "environ").find(marker) != std::string::npos) out.push_back(std::stoi(name));
+    }
+    return out;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(RunE2E, PytorchRendezvousAgreesOnTheSum) {
+  ASSERT_EQ(run("local-pytorch-rendezvous.yaml"), 0) << output();
+  EXPECT_NE(log("local-pytorch", "local-pytorch-master-0", "trainer").find("rank 0/3: allreduce sum = 6 (expected 6) OK"),
+            std::string::npos);
+  for (int i = 0; i < 2; ++i)
+    EXPECT_NE(log("local-pytorch", "local-pytorch-worker-" + std::to_string(i), "trainer")
+                  .find("rank " + std::to_string(i + 1) + "/3: allreduce sum = 6 (expected 6) OK"),
+              std::string::npos)
+        << output();
+  EXPECT_NE(readFile(dir_ / "stdout").find("Completed"), std::string::npos);
+}
+
+TEST_F(RunE2E, MpiAllreduceOverSsh) {
+  if (!haveTool("/usr/bin/mpirun") || !haveTool("/usr/bin/mpicc") || !haveTool("/usr/sbin/sshd"))
+    GTEST_SKIP() << "needs openmpi-bin, libopenmpi-dev and openssh-server";
+  ASSERT_EQ(run("local-mpi-allreduce.yaml"), 0) << output() << log("local-mpi", "local-mpi-launcher-0", "mpirun");
+  EXPECT_NE(log("local-mpi", "local-mpi-launcher-0", "mpirun").find("sum = 3 (expected 3) OK"), std::string::npos);
+}
+
+TEST_F(RunE2E, ExitCode137RestartsTheJobWhichThenCompletes) {
+  ASSERT_EQ(run("local-restart-on-137.yaml"), 0) << output();
+  const std::string worker1 = log("local-restart", "local-restart-worker-1", "worker");
+  EXPECT_NE(worker1.find("worker 1: attempt 0 exits 137"), std::string::npos) << worker1;
+  EXPECT_NE(worker1.find("worker 1: attempt 1 done"), std::string::npos) << worker1;
+}
+
+TEST_F(RunE2E, TrainersStartOnlyAfterTheLoaderIsReady) {
+  ASSERT_EQ(run("local-depends-on.yaml"), 0) << output();
+  for (int i = 0; i < 2; ++i)
+    EXPECT_NE(log("local-etl", "local-etl-trainer-" + std::to_string(i), "trainer")
+                  .find("trainer " + std::to_string(i) + " got: shard-a shard-b shard-c"),
+              std::string::npos)
+        << output();
+  EXPECT_NE(log("local-etl", "local-etl-data-loader-0", "loader").find("loader: served 2 trainers"), std::string::npos);
+}
+
+TEST_F(RunE2E, CtrlCTerminatesTheJobAndNoProcessSurvives) {
+  std::ofstream(dir_ / "sleepers.yaml") << R"(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata:
+  name: sleepers
+spec:
+  minAvailable: 2
+  tasks:
+    - name: sleeper
+      replicas: 2
+      template:
+        spec:
+          restartPolicy: Never
+          containers:
+            - name: main
+              image: busybox
+              command:
+                - sh
+                - -c
+                - |
+                  setsid sleep 1000 &
+                  trap '' TERM
+                  touch "$JOBHOST_SANDBOX/started"
+                  while :; do sleep 0.2; done
+)";
+  const pid_t pid = start((dir_ / "sleepers.yaml").string());
+  const auto deadline = Clock::now() + std::chrono::seconds(120);
+  const fs::path pods = dir_ / "work" / "default" / "sleepers";
+  while (!(fs::exists(pods / "sleepers-sleeper-0" / "started") && fs::exists(pods / "sleepers-sleeper-1" / "started"))) {
+    ASSERT_LT(Clock::now(), deadline) << output();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_FALSE(jobProcesses().empty());
+  ::kill(pid, SIGINT);
+  EXPECT_EQ(wait(pid), 130) << output();
+  EXPECT_EQ(jobProcesses(), std::vector<pid_t>{}) << output();
+  EXPECT_NE(readFile(dir_ / "stdout").find("interrupted"), std::string::npos) << output();
+}
+
+}  // namespace

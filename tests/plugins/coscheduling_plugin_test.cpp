@@ -1,0 +1,85 @@
+// Tests of the coscheduling plugin's real .so: scheduleTimeoutSeconds on the PodGroup and the
+// scheduling.x-k8s.io/pod-group label (both flag spellings), hooks and marker, validation.
+#include <gtest/gtest.h>
+
+#include "fake_job_context.h"
+#include "plugin_fixture.h"
+
+namespace jobhost::plugintest {
+namespace {
+
+class CoschedulingPluginTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto loaded = loadShipped("coscheduling");
+    ASSERT_TRUE(loaded) << loaded.error();
+    plugin_ = *loaded;
+  }
+  RuntimeInfo enforced(const PluginArgs& args) {
+    RuntimeInfo info = runtimeInfo(job_);
+    EXPECT_TRUE(plugin_.instance->podGroupPolicy()->enforcePodGroupPolicy(info, args));
+    return info;
+  }
+  ValidationResult validate(const PluginArgs& args) {
+    ValidationResult out;
+    EXPECT_TRUE(plugin_.instance->validation()->validate(job_, nullptr, args, out));
+    return out;
+  }
+
+  LoadedPlugin plugin_;
+  Job job_ = job("demo", {task("master", 1), task("worker", 2)}, {{"coscheduling", {}}});
+  FakeResourceClient client_;
+};
+
+TEST_F(CoschedulingPluginTest, ReportsItsPoints) {
+  EXPECT_EQ(plugin_.capabilities, kValidation | kPodGroupPolicy | kJobHooks);
+}
+
+TEST_F(CoschedulingPluginTest, DefaultsTheGangTimeoutTo60AndLabelsPodsWithTheJobName) {
+  const RuntimeInfo info = enforced({});
+  EXPECT_EQ(info.podGroup.spec.scheduleTimeoutSeconds, std::optional<int32_t>(60));
+  EXPECT_EQ(info.scheduler.podLabels, (StringMap{{"scheduling.x-k8s.io/pod-group", "demo"}}));
+}
+
+TEST_F(CoschedulingPluginTest, BothFlagSpellingsSetTheTimeout) {
+  EXPECT_EQ(enforced({"--scheduleTimeoutSeconds=120"}).podGroup.spec.scheduleTimeoutSeconds,
+            std::optional<int32_t>(120));
+  EXPECT_EQ(enforced({"-schedule-timeout-seconds", "30"}).podGroup.spec.scheduleTimeoutSeconds,
+            std::optional<int32_t>(30));
+}
+
+TEST_F(CoschedulingPluginTest, HooksKeepTheMarkerAndLabelPods) {
+  const RuntimeInfo info = runtimeInfo(job_);
+  FakeJobContext ctx(job_, info, client_, {});
+  ASSERT_TRUE(plugin_.instance->jobHooks()->onJobAdd(ctx));
+  ASSERT_TRUE(plugin_.instance->jobHooks()->onJobAdd(ctx));
+  EXPECT_EQ(job_.status.controlledResources,
+            (std::map<std::string, std::string>{{"plugin-coscheduling", "coscheduling"}}));
+  Pod p = pod(job_, "worker", 1);
+  ASSERT_TRUE(plugin_.instance->jobHooks()->onPodCreate(ctx, p));
+  const Pod once = p;
+  ASSERT_TRUE(plugin_.instance->jobHooks()->onPodCreate(ctx, p));
+  EXPECT_EQ(p, once);
+  EXPECT_EQ(p.metadata.labels.at("scheduling.x-k8s.io/pod-group"), "demo");
+  ASSERT_TRUE(plugin_.instance->jobHooks()->onJobUpdate(ctx));
+  ASSERT_TRUE(plugin_.instance->jobHooks()->onJobDelete(ctx));
+  ASSERT_TRUE(plugin_.instance->jobHooks()->onJobDelete(ctx));
+  EXPECT_TRUE(job_.status.controlledResources.empty());
+  EXPECT_TRUE(client_.calls.empty());
+}
+
+TEST_F(CoschedulingPluginTest, BadValuesAreAdmissionErrorsNamingPluginAndFlag) {
+  ValidationResult negative = validate({"--scheduleTimeoutSeconds=-5"});
+  ASSERT_EQ(negative.errors.size(), 1u);
+  EXPECT_EQ(negative.errors[0].field, "spec.plugins.coscheduling");
+  EXPECT_EQ(negative.errors[0].message,
+            "plugin coscheduling: invalid value \"-5\" for flag -scheduleTimeoutSeconds: must not be negative");
+  ValidationResult text = validate({"--schedule-timeout-seconds=soon"});
+  ASSERT_EQ(text.errors.size(), 1u);
+  EXPECT_EQ(text.errors[0].message,
+            "plugin coscheduling: invalid value \"soon\" for flag -schedule-timeout-seconds: parse error");
+  EXPECT_TRUE(validate({"--scheduleTimeoutSeconds=0"}).errors.empty());
+}
+
+}  // namespace
+}  // namespace jobhost::plugintest

@@ -1,0 +1,96 @@
+// Tests of the env plugin's real .so: VK_TASK_INDEX / VC_TASK_INDEX on every container and init
+// container, idempotency, the plugin-env marker, and flag validation.
+#include <gtest/gtest.h>
+
+#include "fake_job_context.h"
+#include "plugin_fixture.h"
+
+namespace jobhost::plugintest {
+namespace {
+
+using Strings = std::vector<std::string>;
+
+class EnvPluginTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto loaded = loadShipped("env");
+    ASSERT_TRUE(loaded) << loaded.error();
+    plugin_ = *loaded;
+  }
+  JobHooksPlugin& hooks() { return *plugin_.instance->jobHooks(); }
+
+  LoadedPlugin plugin_;
+  Job job_ = job("demo", {task("data-loader", 3, {container("main", {EnvVar::literal("USER_VAR", "x")}),
+                                                  container("sidecar")}),
+                          task("idle", 0)},
+                 {{"env", {}}});
+  RuntimeInfo info_ = runtimeInfo(job_);
+  FakeResourceClient client_;
+};
+
+TEST_F(EnvPluginTest, ReportsItsPoints) {
+  EXPECT_EQ(plugin_.name, "env");
+  EXPECT_EQ(plugin_.capabilities, kValidation | kJobHooks);
+}
+
+TEST_F(EnvPluginTest, AppendsTaskIndexToContainersAndInitContainers) {
+  job_.spec.tasks[0].template_.spec.initContainers = {container("init")};
+  Pod p = pod(job_, "data-loader", 2);
+  FakeJobContext ctx(job_, info_, client_, {});
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  EXPECT_EQ(envOf(p.spec.containers[0]), (Strings{"USER_VAR=x", "VK_TASK_INDEX=2", "VC_TASK_INDEX=2"}));
+  EXPECT_EQ(envOf(p.spec.containers[1]), (Strings{"VK_TASK_INDEX=2", "VC_TASK_INDEX=2"}));
+  EXPECT_EQ(envOf(p.spec.initContainers[0]), (Strings{"VK_TASK_INDEX=2", "VC_TASK_INDEX=2"}));
+}
+
+TEST_F(EnvPluginTest, PodCreateTwiceGivesTheSamePod) {
+  Pod p = pod(job_, "data-loader", 0);
+  FakeJobContext ctx(job_, info_, client_, {});
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  const Pod once = p;
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  EXPECT_EQ(p, once);
+  EXPECT_TRUE(ctx.ledger.conflicts().empty());
+}
+
+TEST_F(EnvPluginTest, IndexIsTheLastDashSeparatedPartOfThePodName) {
+  Pod p = pod(job_, "data-loader", 11);
+  FakeJobContext ctx(job_, info_, client_, {});
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  EXPECT_EQ(envOf(p.spec.containers[1]), (Strings{"VK_TASK_INDEX=11", "VC_TASK_INDEX=11"}));
+}
+
+TEST_F(EnvPluginTest, MarkerIsSetOnAddAndRemovedOnDeleteWithoutObjects) {
+  FakeJobContext ctx(job_, info_, client_, {});
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  EXPECT_EQ(job_.status.controlledResources, (std::map<std::string, std::string>{{"plugin-env", "env"}}));
+  ASSERT_TRUE(hooks().onJobUpdate(ctx));
+  ASSERT_TRUE(hooks().onJobDelete(ctx));
+  ASSERT_TRUE(hooks().onJobDelete(ctx));
+  EXPECT_TRUE(job_.status.controlledResources.empty());
+  EXPECT_TRUE(client_.calls.empty());
+}
+
+TEST_F(EnvPluginTest, AnyFlagIsAnAdmissionErrorNamingPluginAndFlag) {
+  ValidationResult out;
+  ASSERT_TRUE(plugin_.instance->validation()->validate(job_, nullptr, {"--foo=1"}, out));
+  ASSERT_EQ(out.errors.size(), 1u);
+  EXPECT_EQ(out.errors[0].field, "spec.plugins.env");
+  EXPECT_EQ(out.errors[0].message, "plugin env: flag provided but not defined: -foo");
+
+  ValidationResult clean;
+  ASSERT_TRUE(plugin_.instance->validation()->validate(job_, nullptr, {}, clean));
+  EXPECT_TRUE(clean.errors.empty());
+}
+
+TEST(EnvPluginLoad, BadConfigDefaultArgsFailTheLoad) {
+  auto loaded = loadShipped("env", {"-x"});
+  ASSERT_FALSE(loaded);
+  EXPECT_NE(loaded.error().find("rejected its config args: plugin env: flag provided but not defined: -x"),
+            std::string::npos)
+      << loaded.error();
+}
+
+}  // namespace
+}  // namespace jobhost::plugintest

@@ -1,0 +1,217 @@
+// Tests of the mpi plugin's real .so: MPI_HOST and OMPI_MCA_* env in order, ports, the hostfile
+// ConfigMap byte for byte and its mount, pipeline/hook agreement, hooks and cleanup, validation.
+#include <gtest/gtest.h>
+
+#include "fake_job_context.h"
+#include "plugin_fixture.h"
+
+namespace jobhost::plugintest {
+namespace {
+
+using Strings = std::vector<std::string>;
+
+const ContainerPort kSshPort = {"mpijob-port", 22, "", 0, ""};
+
+Strings masterEnv(const std::string& hosts, const std::string& slots = "1") {
+  return {"MPI_HOST=" + hosts, "OMPI_MCA_orte_default_hostfile=/etc/mpi/hostfile",
+          "OMPI_MCA_orte_keep_fqdn_hostnames=true", "OMPI_MCA_orte_set_default_slots=" + slots,
+          "OMPI_MCA_plm_rsh_args=-o ConnectionAttempts=10"};
+}
+
+class MpiPluginTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto loaded = loadShipped("mpi");
+    ASSERT_TRUE(loaded) << loaded.error();
+    plugin_ = *loaded;
+    job_.spec.tasks[0].template_.spec.initContainers = {container("init")};
+  }
+  JobHooksPlugin& hooks() { return *plugin_.instance->jobHooks(); }
+  Pod created(const std::string& task, int32_t index, const PluginArgs& args = {}) {
+    Pod p = pod(job_, task, index);
+    FakeJobContext ctx(job_, info_, client_, args);
+    EXPECT_TRUE(hooks().onPodCreate(ctx, p));
+    return p;
+  }
+  Components build(const PluginArgs& args = {}) {
+    Components out;
+    EXPECT_TRUE(plugin_.instance->componentBuild()->build(info_, args, out));
+    return out;
+  }
+  ValidationResult validate(const PluginArgs& args) {
+    ValidationResult out;
+    EXPECT_TRUE(plugin_.instance->validation()->validate(job_, nullptr, args, out));
+    return out;
+  }
+
+  LoadedPlugin plugin_;
+  Job job_ = job("demo", {task("master", 1), task("worker", 2, {container("main"), container("sidecar")})},
+                 {{"mpi", {}}, {"ssh", {}}, {"svc", {}}});
+  RuntimeInfo info_ = runtimeInfo(job_);
+  FakeResourceClient client_;
+};
+
+TEST_F(MpiPluginTest, ReportsItsPoints) {
+  EXPECT_EQ(plugin_.capabilities, kValidation | kMLPolicy | kComponentBuild | kJobHooks);
+}
+
+TEST_F(MpiPluginTest, MasterGetsWorkerHostsOpenMpiEnvPortAndHostfileMount) {
+  const Pod p = created("master", 0);
+  for (const auto* c : {&p.spec.initContainers[0], &p.spec.containers[0]}) {
+    EXPECT_EQ(envOf(*c), masterEnv("demo-worker-0.demo,demo-worker-1.demo")) << c->name;
+    EXPECT_EQ(c->ports, std::vector<ContainerPort>{kSshPort}) << c->name;
+    ASSERT_EQ(c->volumeMounts.size(), 1u) << c->name;
+    EXPECT_EQ(c->volumeMounts[0].name, "mpi-hostfile");
+    EXPECT_EQ(c->volumeMounts[0].mountPath, "/etc/mpi");
+  }
+  ASSERT_EQ(p.spec.volumes.size(), 1u);
+  EXPECT_EQ(p.spec.volumes[0].name, "mpi-hostfile");
+  ASSERT_TRUE(p.spec.volumes[0].configMap);
+  EXPECT_EQ(p.spec.volumes[0].configMap->name, "demo-mpi-hostfile");
+  EXPECT_EQ(p.spec.volumes[0].configMap->items, (std::vector<KeyToPath>{{"hostfile", "hostfile", 0444}}));
+}
+
+TEST_F(MpiPluginTest, WorkersGetThePortOnly) {
+  const Pod p = created("worker", 1, {"--port=2222"});
+  for (const auto& c : p.spec.containers) {
+    EXPECT_TRUE(c.env.empty());
+    EXPECT_EQ(c.ports, (std::vector<ContainerPort>{{"mpijob-port", 2222, "", 0, ""}}));
+    EXPECT_TRUE(c.volumeMounts.empty());
+  }
+  EXPECT_TRUE(p.spec.volumes.empty());
+}
+
+TEST_F(MpiPluginTest, BuildsOneHostfileLinePerWorker) {
+  const Components out = build({"--slots=4"});
+  ASSERT_EQ(out.configMaps.size(), 1u);
+  const ConfigMap& cm = out.configMaps[0];
+  EXPECT_EQ(cm.metadata.name, "demo-mpi-hostfile");
+  EXPECT_EQ(cm.metadata.namespace_, "team-a");
+  EXPECT_EQ(cm.metadata.ownerReferences,
+            (std::vector<OwnerReference>{{"batch.volcano.sh/v1alpha1", "Job", "demo", "uid-1", true, true}}));
+  EXPECT_EQ(cm.data, (std::map<std::string, std::string>{
+                         {"hostfile", "demo-worker-0.demo slots=4\ndemo-worker-1.demo slots=4\n"}}));
+  EXPECT_TRUE(out.secrets.empty() && out.services.empty() && out.networkPolicies.empty());
+  EXPECT_EQ(envOf(created("master", 0, {"--slots=4"}).spec.containers[0]),
+            masterEnv("demo-worker-0.demo,demo-worker-1.demo", "4"));
+}
+
+TEST_F(MpiPluginTest, ZeroWorkersGiveAnEmptyHostList) {
+  job_.spec.tasks[1].replicas = 0;
+  EXPECT_EQ(envOf(created("master", 0).spec.containers[0]), masterEnv(""));
+  EXPECT_EQ(build().configMaps[0].data.at("hostfile"), "");
+}
+
+TEST_F(MpiPluginTest, TemplateHostnameGivesASingleWorkerHost) {
+  job_.spec.tasks[1].template_.spec.hostname = "node";
+  job_.spec.tasks[1].template_.spec.subdomain = "fabric";
+  EXPECT_EQ(envOf(created("master", 0).spec.containers[0]), masterEnv("node.fabric"));
+  EXPECT_EQ(build().configMaps[0].data.at("hostfile"), "node.fabric slots=1\n");
+}
+
+TEST_F(MpiPluginTest, TaskNamesWithDashes) {
+  job_ = job("demo", {task("mpi-launcher", 1), task("mpi-node", 2)}, {{"mpi", {}}});
+  const PluginArgs args = {"--master=mpi-launcher", "--worker", "mpi-node"};
+  EXPECT_EQ(envOf(created("mpi-launcher", 0, args).spec.containers[0]),
+            masterEnv("demo-mpi-node-0.demo,demo-mpi-node-1.demo"));
+  EXPECT_EQ(build(args).configMaps[0].data.at("hostfile"),
+            "demo-mpi-node-0.demo slots=1\ndemo-mpi-node-1.demo slots=1\n");
+}
+
+TEST_F(MpiPluginTest, WithoutAWorkerTaskTheMasterIsUntouchedAndNoHostfileIsBuilt) {
+  job_ = job("demo", {task("master", 1), task("ps", 1)}, {{"mpi", {}}});
+  EXPECT_EQ(created("master", 0), pod(job_, "master", 0));
+  EXPECT_EQ(created("ps", 0).spec.containers[0].ports, std::vector<ContainerPort>{kSshPort});
+  EXPECT_TRUE(build().empty());
+}
+
+TEST_F(MpiPluginTest, PodCreateTwiceGivesTheSamePod) {
+  Pod p = pod(job_, "master", 0);
+  FakeJobContext ctx(job_, info_, client_, {});
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  const Pod once = p;
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  EXPECT_EQ(p, once);
+  EXPECT_TRUE(ctx.ledger.conflicts().empty());
+}
+
+TEST_F(MpiPluginTest, PipelinePodSetsCarryEverythingAndPodsMatchTheHookOnlyPath) {
+  job_.spec.tasks[0].template_.spec.containers[0].env = {EnvVar::literal("USER_VAR", "x")};
+  RuntimeInfo info = runtimeInfo(job_);
+  ASSERT_TRUE(plugin_.instance->mlPolicy()->enforceMLPolicy(info, {}));
+  Strings master = {"USER_VAR=x"};
+  for (const auto& e : masterEnv("demo-worker-0.demo,demo-worker-1.demo")) master.push_back(e);
+  EXPECT_EQ(envOf(info.podSets[0].containers[0]), master);
+  EXPECT_EQ(info.podSets[0].volumes.size(), 1u);
+  EXPECT_EQ(info.podSets[1].containers[1].ports, std::vector<ContainerPort>{kSshPort});
+  for (const auto& [task, s] : std::vector<std::pair<std::string, size_t>>{{"master", 0}, {"worker", 1}}) {
+    Pod fromSet = pod(job_, info.podSets[s], 0);
+    FakeJobContext ctx(job_, info, client_, {});
+    ASSERT_TRUE(hooks().onPodCreate(ctx, fromSet));
+    EXPECT_EQ(fromSet, created(task, 0)) << task;
+  }
+}
+
+TEST_F(MpiPluginTest, JobAddCreatesTheBuiltHostfileOnceAndUpdateFollowsScaling) {
+  FakeJobContext ctx(job_, info_, client_, {}, build());
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  EXPECT_EQ(client_.calls, Strings{"apply ConfigMap demo-mpi-hostfile"});
+  EXPECT_EQ(client_.configMaps.at("demo-mpi-hostfile"), build().configMaps[0]);
+  EXPECT_EQ(job_.status.controlledResources, (std::map<std::string, std::string>{{"plugin-mpi", "mpi"}}));
+
+  ASSERT_TRUE(hooks().onJobUpdate(ctx));
+  EXPECT_EQ(client_.calls.size(), 1u);
+  job_.spec.tasks[1].replicas = 3;
+  ASSERT_TRUE(hooks().onJobUpdate(ctx));
+  ASSERT_TRUE(hooks().onJobUpdate(ctx));
+  EXPECT_EQ(client_.calls.size(), 2u);
+  EXPECT_EQ(client_.configMaps.at("demo-mpi-hostfile").data.at("hostfile"),
+            "demo-worker-0.demo slots=1\ndemo-worker-1.demo slots=1\ndemo-worker-2.demo slots=1\n");
+}
+
+TEST_F(MpiPluginTest, JobDeleteRemovesTheHostfileOnceAndUpdateThenLeavesItAlone) {
+  FakeJobContext ctx(job_, info_, client_, {});
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  client_.calls.clear();
+  ASSERT_TRUE(hooks().onJobDelete(ctx));
+  ASSERT_TRUE(hooks().onJobDelete(ctx));
+  ASSERT_TRUE(hooks().onJobUpdate(ctx));
+  EXPECT_EQ(client_.calls, Strings{"remove ConfigMap demo-mpi-hostfile"});
+  EXPECT_TRUE(client_.configMaps.empty());
+  EXPECT_TRUE(job_.status.controlledResources.empty());
+}
+
+TEST_F(MpiPluginTest, MasterTaskMustExist) {
+  const ValidationResult out = validate({"--master=launcher"});
+  ASSERT_EQ(out.errors.size(), 1u);
+  EXPECT_EQ(out.errors[0].field, "spec.tasks");
+  EXPECT_EQ(out.errors[0].message, "The specified mpi master task was not found");
+  EXPECT_TRUE(validate({}).errors.empty());
+}
+
+TEST_F(MpiPluginTest, ReservedOpenMpiEnvOnTheMasterIsRejected) {
+  job_.spec.tasks[0].template_.spec.initContainers[0].env = {
+      EnvVar::literal("OMPI_MCA_plm_rsh_args", "x"), EnvVar::literal("OMPI_MCA_orte_default_hostfile", "y")};
+  job_.spec.tasks[1].template_.spec.containers[0].env = {EnvVar::literal("OMPI_MCA_plm_rsh_args", "x")};
+  const ValidationResult out = validate({});
+  ASSERT_EQ(out.errors.size(), 1u);
+  EXPECT_EQ(out.errors[0].field, "spec.tasks[0].template.spec.initContainers[0].env");
+  EXPECT_EQ(out.errors[0].message,
+            "must not have reserved envs, invalid envs configured: [OMPI_MCA_orte_default_hostfile "
+            "OMPI_MCA_plm_rsh_args]");
+}
+
+TEST_F(MpiPluginTest, BadFlagsAreAdmissionErrorsNamingPluginAndFlag) {
+  ValidationResult slots = validate({"--slots=0"});
+  ASSERT_EQ(slots.errors.size(), 1u);
+  EXPECT_EQ(slots.errors[0].field, "spec.plugins.mpi");
+  EXPECT_EQ(slots.errors[0].message, "plugin mpi: invalid value \"0\" for flag -slots: must be >= 1");
+  ValidationResult port = validate({"-port=ssh"});
+  ASSERT_EQ(port.errors.size(), 1u);
+  EXPECT_EQ(port.errors[0].message, "plugin mpi: invalid value \"ssh\" for flag -port: parse error");
+  EXPECT_TRUE(validate({"--master=master", "--worker", "worker", "--port=22", "--slots", "8"}).errors.empty());
+}
+
+}  // namespace
+}  // namespace jobhost::plugintest

@@ -1,0 +1,267 @@
+// Tests of the svc plugin's real .so: the `<job>-svc` ConfigMap byte for byte, Service and
+// NetworkPolicy, pod hostname/env/mount, PodNetwork endpoints, hook idempotency and cleanup, flags.
+#include <gtest/gtest.h>
+
+#include "fake_job_context.h"
+#include "plugin_fixture.h"
+
+namespace jobhost::plugintest {
+namespace {
+
+using Strings = std::vector<std::string>;
+using Data = std::map<std::string, std::string>;
+
+TaskSpec fixedHostTask() {
+  TaskSpec t = task("fixed", 2);
+  t.template_.spec.hostname = "fixed-host";
+  t.template_.spec.subdomain = "custom";
+  return t;
+}
+
+OwnerReference jobOwner() {
+  return {"batch.volcano.sh/v1alpha1", "Job", "demo", "uid-1", true, true};
+}
+
+class SvcPluginTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto loaded = loadShipped("svc");
+    ASSERT_TRUE(loaded) << loaded.error();
+    plugin_ = *loaded;
+    job_.spec.tasks[0].template_.spec.initContainers = {container("init")};
+  }
+  JobHooksPlugin& hooks() { return *plugin_.instance->jobHooks(); }
+  Components build(const PluginArgs& args) {
+    Components out;
+    EXPECT_TRUE(plugin_.instance->componentBuild()->build(info_, args, out));
+    return out;
+  }
+
+  LoadedPlugin plugin_;
+  Job job_ = job("demo",
+                 {task("ps-main", 2, {container("main", {EnvVar::literal("USER_VAR", "x")}), container("sidecar")}),
+                  task("worker", 3), fixedHostTask(), task("idle", 0)},
+                 {{"svc", {}}});
+  RuntimeInfo info_ = runtimeInfo(job_);
+  FakeResourceClient client_;
+};
+
+const Data kHosts = {
+    {"ps_main.host", "demo-ps-main-0.demo\ndemo-ps-main-1.demo"},
+    {"VC_PS_MAIN_HOSTS", "demo-ps-main-0.demo,demo-ps-main-1.demo"},
+    {"VC_PS_MAIN_NUM", "2"},
+    {"worker.host", "demo-worker-0.demo\ndemo-worker-1.demo\ndemo-worker-2.demo"},
+    {"VC_WORKER_HOSTS", "demo-worker-0.demo,demo-worker-1.demo,demo-worker-2.demo"},
+    {"VC_WORKER_NUM", "3"},
+    {"fixed.host", "fixed-host.custom"},
+    {"VC_FIXED_HOSTS", "fixed-host.custom"},
+    {"VC_FIXED_NUM", "1"},
+    {"idle.host", ""},
+    {"VC_IDLE_HOSTS", ""},
+    {"VC_IDLE_NUM", "0"},
+};
+
+const Strings kHostsEnv = {
+    "VC_PS_MAIN_HOSTS<-configMap:demo-svc/VC_PS_MAIN_HOSTS", "VC_PS_MAIN_NUM<-configMap:demo-svc/VC_PS_MAIN_NUM",
+    "VC_WORKER_HOSTS<-configMap:demo-svc/VC_WORKER_HOSTS",   "VC_WORKER_NUM<-configMap:demo-svc/VC_WORKER_NUM",
+    "VC_FIXED_HOSTS<-configMap:demo-svc/VC_FIXED_HOSTS",     "VC_FIXED_NUM<-configMap:demo-svc/VC_FIXED_NUM",
+    "VC_IDLE_HOSTS<-configMap:demo-svc/VC_IDLE_HOSTS",       "VC_IDLE_NUM<-configMap:demo-svc/VC_IDLE_NUM",
+};
+
+TEST_F(SvcPluginTest, ReportsItsPoints) {
+  EXPECT_EQ(plugin_.capabilities, kValidation | kPodNetwork | kComponentBuild | kJobHooks);
+}
+
+TEST_F(SvcPluginTest, BuildsHostsConfigMapServiceAndNetworkPolicy) {
+  const Components out = build({});
+  ASSERT_EQ(out.configMaps.size(), 1u);
+  const ConfigMap& cm = out.configMaps[0];
+  EXPECT_EQ(cm.metadata.name, "demo-svc");
+  EXPECT_EQ(cm.metadata.namespace_, "team-a");
+  EXPECT_EQ(cm.metadata.ownerReferences, std::vector<OwnerReference>{jobOwner()});
+  EXPECT_EQ(cm.data, kHosts);
+
+  const StringMap selector = {{"volcano.sh/job-name", "demo"}, {"volcano.sh/job-namespace", "team-a"}};
+  ASSERT_EQ(out.services.size(), 1u);
+  const Service& svc = out.services[0];
+  EXPECT_EQ(svc.metadata.name, "demo");
+  EXPECT_EQ(svc.metadata.ownerReferences, std::vector<OwnerReference>{jobOwner()});
+  EXPECT_EQ(svc.spec.clusterIP, "None");
+  EXPECT_EQ(svc.spec.selector, selector);
+  EXPECT_TRUE(svc.spec.ports.empty());
+  EXPECT_FALSE(svc.spec.publishNotReadyAddresses);
+
+  ASSERT_EQ(out.networkPolicies.size(), 1u);
+  const NetworkPolicy& np = out.networkPolicies[0];
+  EXPECT_EQ(np.metadata.name, "demo");
+  EXPECT_EQ(np.metadata.ownerReferences, std::vector<OwnerReference>{jobOwner()});
+  EXPECT_EQ(np.spec.podSelector.matchLabels, selector);
+  ASSERT_EQ(np.spec.ingress.size(), 1u);
+  ASSERT_EQ(np.spec.ingress[0].from.size(), 1u);
+  ASSERT_TRUE(np.spec.ingress[0].from[0].podSelector);
+  EXPECT_EQ(np.spec.ingress[0].from[0].podSelector->matchLabels, selector);
+  EXPECT_FALSE(np.spec.ingress[0].from[0].namespaceSelector);
+  EXPECT_EQ(np.spec.policyTypes, Strings{"Ingress"});
+}
+
+TEST_F(SvcPluginTest, FlagsChangeServiceAndDropNetworkPolicy) {
+  const Components out = build({"--publish-not-ready-addresses", "-disable-network-policy=true"});
+  ASSERT_EQ(out.services.size(), 1u);
+  EXPECT_TRUE(out.services[0].spec.publishNotReadyAddresses);
+  EXPECT_TRUE(out.networkPolicies.empty());
+  EXPECT_EQ(out.configMaps.size(), 1u);
+}
+
+TEST_F(SvcPluginTest, PodNetworkSetsSubdomainAndOneEndpointPerPod) {
+  ASSERT_TRUE(plugin_.instance->podNetwork()->identifyPodNetwork(info_, {}));
+  EXPECT_EQ(info_.podSets[0].subdomain, "demo");
+  EXPECT_EQ(info_.podSets[0].endpoints, (Strings{"demo-ps-main-0.demo", "demo-ps-main-1.demo"}));
+  EXPECT_EQ(info_.podSets[1].endpoints,
+            (Strings{"demo-worker-0.demo", "demo-worker-1.demo", "demo-worker-2.demo"}));
+  EXPECT_EQ(info_.podSets[2].subdomain, "custom");
+  EXPECT_EQ(info_.podSets[2].endpoints, (Strings{"fixed-host.custom", "fixed-host.custom"}));
+  EXPECT_TRUE(info_.podSets[3].endpoints.empty());
+}
+
+TEST_F(SvcPluginTest, PodGetsHostnameHostsEnvAndConfigMapMount) {
+  Pod p = pod(job_, "ps-main", 1);
+  FakeJobContext ctx(job_, info_, client_, {});
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  EXPECT_EQ(p.spec.hostname, "demo-ps-main-1");
+  EXPECT_EQ(p.spec.subdomain, "demo");
+  Strings main = {"USER_VAR=x"};
+  main.insert(main.end(), kHostsEnv.begin(), kHostsEnv.end());
+  EXPECT_EQ(envOf(p.spec.containers[0]), main);
+  EXPECT_EQ(envOf(p.spec.containers[1]), kHostsEnv);
+  EXPECT_EQ(envOf(p.spec.initContainers[0]), kHostsEnv);
+
+  ASSERT_EQ(p.spec.volumes.size(), 1u);
+  EXPECT_EQ(p.spec.volumes[0].name, "demo-svc");
+  ASSERT_TRUE(p.spec.volumes[0].configMap);
+  EXPECT_EQ(p.spec.volumes[0].configMap->name, "demo-svc");
+  EXPECT_TRUE(p.spec.volumes[0].configMap->items.empty());
+  EXPECT_FALSE(p.spec.volumes[0].configMap->defaultMode);
+  for (const auto* c : {&p.spec.containers[0], &p.spec.containers[1], &p.spec.initContainers[0]}) {
+    ASSERT_EQ(c->volumeMounts.size(), 1u) << c->name;
+    EXPECT_EQ(c->volumeMounts[0].name, "demo-svc");
+    EXPECT_EQ(c->volumeMounts[0].mountPath, "/etc/volcano");
+    EXPECT_EQ(c->volumeMounts[0].subPath, "");
+  }
+}
+
+TEST_F(SvcPluginTest, TemplateHostnameAndSubdomainAreKept) {
+  Pod p = pod(job_, "fixed", 1);
+  FakeJobContext ctx(job_, info_, client_, {});
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  EXPECT_EQ(p.spec.hostname, "fixed-host");
+  EXPECT_EQ(p.spec.subdomain, "custom");
+}
+
+TEST_F(SvcPluginTest, InjectHostsEnvFalseKeepsTheMountOnly) {
+  Pod p = pod(job_, "worker", 0);
+  FakeJobContext ctx(job_, info_, client_, {"--inject-hosts-env=false"});
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  EXPECT_TRUE(p.spec.containers[0].env.empty());
+  EXPECT_EQ(p.spec.volumes.size(), 1u);
+  EXPECT_EQ(p.spec.containers[0].volumeMounts.size(), 1u);
+}
+
+TEST_F(SvcPluginTest, PodCreateTwiceGivesTheSamePod) {
+  Pod p = pod(job_, "ps-main", 0);
+  FakeJobContext ctx(job_, info_, client_, {});
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  const Pod once = p;
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  EXPECT_EQ(p, once);
+}
+
+TEST_F(SvcPluginTest, JobAddCreatesWhatBuildProducedOnce) {
+  const Components built = build({});
+  FakeJobContext ctx(job_, info_, client_, {}, built);
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  EXPECT_EQ(client_.calls, (Strings{"apply ConfigMap demo-svc", "apply Service demo", "apply NetworkPolicy demo"}));
+  EXPECT_EQ(client_.configMaps.at("demo-svc"), built.configMaps[0]);
+  EXPECT_EQ(client_.services.at("demo"), built.services[0]);
+  EXPECT_EQ(client_.networkPolicies.at("demo"), built.networkPolicies[0]);
+  EXPECT_EQ(job_.status.controlledResources, (std::map<std::string, std::string>{{"plugin-svc", "svc"}}));
+
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  EXPECT_EQ(client_.calls.size(), 3u);
+}
+
+TEST_F(SvcPluginTest, JobAddWithoutBuildOutputCreatesTheSameObjects) {
+  FakeJobContext ctx(job_, info_, client_, {"--disable-network-policy"});
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  EXPECT_EQ(client_.calls, (Strings{"apply ConfigMap demo-svc", "apply Service demo"}));
+  EXPECT_EQ(client_.configMaps.at("demo-svc").data, kHosts);
+}
+
+TEST_F(SvcPluginTest, JobAddLeavesExistingServiceAndUnchangedConfigMap) {
+  FakeJobContext ctx(job_, info_, client_, {}, build({}));
+  client_.apply(build({}));
+  client_.calls.clear();
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  EXPECT_TRUE(client_.calls.empty());
+  EXPECT_EQ(job_.status.controlledResources.at("plugin-svc"), "svc");
+}
+
+TEST_F(SvcPluginTest, JobUpdateRewritesHostsOnlyWhenTheyChange) {
+  FakeJobContext ctx(job_, info_, client_, {}, build({}));
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  client_.calls.clear();
+  ASSERT_TRUE(hooks().onJobUpdate(ctx));
+  EXPECT_TRUE(client_.calls.empty());
+
+  job_.spec.tasks[1].replicas = 1;
+  ASSERT_TRUE(hooks().onJobUpdate(ctx));
+  ASSERT_TRUE(hooks().onJobUpdate(ctx));
+  EXPECT_EQ(client_.calls, Strings{"apply ConfigMap demo-svc"});
+  const Data& data = client_.configMaps.at("demo-svc").data;
+  EXPECT_EQ(data.at("worker.host"), "demo-worker-0.demo");
+  EXPECT_EQ(data.at("VC_WORKER_HOSTS"), "demo-worker-0.demo");
+  EXPECT_EQ(data.at("VC_WORKER_NUM"), "1");
+}
+
+TEST_F(SvcPluginTest, JobDeleteRemovesWhatJobAddMadeOnce) {
+  FakeJobContext ctx(job_, info_, client_, {}, build({}));
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  client_.calls.clear();
+  ASSERT_TRUE(hooks().onJobDelete(ctx));
+  EXPECT_EQ(client_.calls, (Strings{"remove ConfigMap demo-svc", "remove Service demo", "remove NetworkPolicy demo"}));
+  EXPECT_TRUE(job_.status.controlledResources.empty());
+  EXPECT_TRUE(client_.configMaps.empty() && client_.services.empty() && client_.networkPolicies.empty());
+  ASSERT_TRUE(hooks().onJobDelete(ctx));
+  EXPECT_EQ(client_.calls.size(), 3u);
+}
+
+TEST_F(SvcPluginTest, JobDeleteWithNetworkPolicyDisabledKeepsItsHandsOffPolicies) {
+  FakeJobContext ctx(job_, info_, client_, {"--disable-network-policy"});
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  client_.calls.clear();
+  ASSERT_TRUE(hooks().onJobDelete(ctx));
+  EXPECT_EQ(client_.calls, (Strings{"remove ConfigMap demo-svc", "remove Service demo"}));
+}
+
+TEST_F(SvcPluginTest, BadFlagsAreAdmissionErrorsNamingPluginAndFlag) {
+  auto* validation = plugin_.instance->validation();
+  ValidationResult bad;
+  ASSERT_TRUE(validation->validate(job_, nullptr, {"--publish-not-ready-addresses=maybe"}, bad));
+  ASSERT_EQ(bad.errors.size(), 1u);
+  EXPECT_EQ(bad.errors[0].field, "spec.plugins.svc");
+  EXPECT_EQ(bad.errors[0].message,
+            "plugin svc: invalid boolean value \"maybe\" for -publish-not-ready-addresses: parse error");
+
+  ValidationResult unknown;
+  ASSERT_TRUE(validation->validate(job_, nullptr, {"--no-such-flag"}, unknown));
+  ASSERT_EQ(unknown.errors.size(), 1u);
+  EXPECT_EQ(unknown.errors[0].message, "plugin svc: flag provided but not defined: -no-such-flag");
+
+  ValidationResult good;
+  ASSERT_TRUE(validation->validate(
+      job_, nullptr, {"--publish-not-ready-addresses", "-disable-network-policy=true", "--inject-hosts-env=false"},
+      good));
+  EXPECT_TRUE(good.errors.empty());
+}
+
+}  // namespace
+}  // namespace jobhost::plugintest

@@ -1,0 +1,100 @@
+// Job decoding errors: each names file:line:column, the field path and what was expected.
+#include <gtest/gtest.h>
+
+#include "host/spec/job_loader.h"
+
+namespace jobhost {
+namespace {
+
+constexpr const char* kHeader = "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata:\n  name: j\n";
+
+std::string errorOf(const std::string& text, const std::string& file = "job.yaml") {
+  auto result = parseJobs(text, file);
+  EXPECT_FALSE(result.ok());
+  return result.ok() ? "" : result.error();
+}
+
+TEST(JobErrors, WrongTypesNameThePathAndPosition) {
+  EXPECT_EQ(errorOf(std::string(kHeader) + "spec:\n  tasks:\n    - replicas: two\n"),
+            "job.yaml:7:17: spec.tasks[0].replicas: must be an integer");
+  EXPECT_EQ(errorOf(std::string(kHeader) + "spec:\n  tasks:\n    - replicas: 1.5\n"),
+            "job.yaml:7:17: spec.tasks[0].replicas: must be an integer");
+  EXPECT_EQ(errorOf(std::string(kHeader) + "spec:\n  minAvailable: 3000000000\n"),
+            "job.yaml:6:17: spec.minAvailable: 3000000000 is out of range: must be an integer between "
+            "-2147483648 and 2147483647");
+  EXPECT_EQ(errorOf(std::string(kHeader) + "spec:\n  queue: [a]\n"), "job.yaml:6:10: spec.queue: must be a string");
+  EXPECT_EQ(errorOf(std::string(kHeader) + "spec:\n  tasks: {}\n"), "job.yaml:6:10: spec.tasks: must be a list");
+  EXPECT_EQ(errorOf(std::string(kHeader) + "spec: 3\n"), "job.yaml:5:7: spec: must be an object");
+  EXPECT_EQ(errorOf(std::string(kHeader) + "  labels:\n    a: 1\n"), "job.yaml:6:8: metadata.labels.a: must be a string");
+}
+
+TEST(JobErrors, DeepPodTemplateFields) {
+  const std::string job = std::string(kHeader) + R"(spec:
+  tasks:
+    - name: t
+      template:
+        spec:
+          hostNetwork: "yes"
+)";
+  EXPECT_EQ(errorOf(job), "job.yaml:10:24: spec.tasks[0].template.spec.hostNetwork: must be true or false");
+
+  const std::string quantity = std::string(kHeader) + R"(spec:
+  tasks:
+    - template:
+        spec:
+          containers:
+            - name: a
+            - name: b
+              resources:
+                limits: {cpu: lots}
+)";
+  EXPECT_EQ(errorOf(quantity),
+            "job.yaml:13:31: spec.tasks[0].template.spec.containers[1].resources.limits.cpu: quantity \"lots\" is "
+            "invalid (no digits); use a number with an optional suffix such as 500m, 2Gi or 1.5");
+}
+
+TEST(JobErrors, DurationsTimesAndPhases) {
+  EXPECT_EQ(errorOf(std::string(kHeader) + "spec:\n  policies:\n    - event: PodFailed\n      timeout: 10 minutes\n"),
+            "job.yaml:8:16: spec.policies[0].timeout: must be a duration such as 90s, 10m or 1h30m (Go syntax)");
+  EXPECT_EQ(errorOf(std::string(kHeader) + "  creationTimestamp: yesterday\n"),
+            "job.yaml:5:22: metadata.creationTimestamp: must be an RFC 3339 time such as 2026-01-02T03:04:05Z");
+  EXPECT_EQ(errorOf(std::string(kHeader) + "status:\n  state:\n    phase: Sleeping\n"),
+            "job.yaml:7:12: status.state.phase: must be a job phase (Pending, Aborting, Aborted, Running, "
+            "Restarting, Completing, Completed, Terminating, Terminated, Failed), not \"Sleeping\"");
+}
+
+TEST(JobErrors, UnknownKeysInFullyModelledStructs) {
+  EXPECT_EQ(errorOf(std::string(kHeader) + "spec:\n  policies:\n    - evnt: PodFailed\n"),
+            "job.yaml:7:13: spec.policies[0].evnt: unknown field; allowed here: action, event, events, exitCode, timeout");
+}
+
+TEST(JobErrors, ApiVersionAndKind) {
+  EXPECT_EQ(errorOf("apiVersion: v1\nkind: ConfigMap\n"),
+            "job.yaml:2:7: kind: must be \"Job\", found \"ConfigMap\"; only Volcano Jobs are accepted here");
+  EXPECT_EQ(errorOf("apiVersion: batch/v1\nkind: Job\n"),
+            "job.yaml:1:13: apiVersion: must be \"batch.volcano.sh/v1alpha1\", found \"batch/v1\"");
+  EXPECT_EQ(errorOf("kind: Job\nmetadata: {}\n"),
+            "job.yaml:1:1: apiVersion: is missing; a Volcano Job needs apiVersion: batch.volcano.sh/v1alpha1 and kind: Job");
+  EXPECT_EQ(errorOf("- 1\n"), "job.yaml:1:3: job: must be an object with apiVersion: batch.volcano.sh/v1alpha1 and kind: Job");
+}
+
+TEST(JobErrors, ErrorsInLaterDocumentsAndListItems) {
+  std::string two = std::string(kHeader) + "---\n" + kHeader + "spec:\n  maxRetry: x\n";
+  EXPECT_EQ(errorOf(two), "job.yaml:11:13: spec.maxRetry: must be an integer");
+  std::string list = "{\"kind\": \"List\", \"items\": [\n {\"apiVersion\": \"batch.volcano.sh/v1alpha1\", \"kind\": \"Job\",\n"
+                     "  \"spec\": {\"queue\": 7}}]}";
+  EXPECT_EQ(errorOf(list, "list.json"), "list.json:3:12: spec.queue: must be a string");
+  EXPECT_EQ(errorOf("{\"kind\": \"List\", \"items\": 3}", "list.json"), "list.json:1:18: items: must be a list of jobs");
+}
+
+TEST(JobErrors, SyntaxErrorsAndEmptyInput) {
+  EXPECT_EQ(errorOf("apiVersion: [a\nkind: Job\n"), "job.yaml:2:5: invalid YAML: end of sequence flow not found");
+  EXPECT_EQ(errorOf("{\"apiVersion\": }", "job.json"), "job.json:1:16: invalid JSON: Invalid value.");
+  EXPECT_EQ(errorOf("# nothing here\n"), "job.yaml: no job found; expected a Volcano Job (batch.volcano.sh/v1alpha1)");
+  auto missing = loadJobs("/nonexistent/job.yaml");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error(), "/nonexistent/job.yaml: cannot read file: No such file or directory");
+}
+
+}  // namespace
+}  // namespace jobhost

@@ -1,0 +1,106 @@
+// calcPGMinResources: both paths, priority order with the stable tie rule, missing priority
+// classes, zero counts and quantity arithmetic.
+#include "host/workload/min_resources.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/workload/job_fixtures.h"
+
+namespace jobhost {
+namespace {
+
+using fixtures::resources;
+
+TaskSpec taskWith(std::string name, int32_t replicas, std::optional<int32_t> minAvailable, ResourceList requests,
+                  std::string priorityClass = "") {
+  TaskSpec t = fixtures::task(std::move(name), replicas, minAvailable);
+  t.template_.spec.containers[0].resources.requests = std::move(requests);
+  t.template_.spec.priorityClassName = std::move(priorityClass);
+  return t;
+}
+
+ResourceList usage(const char* cpu, const char* pods) {
+  return resources({{"count/pods", pods}, {"cpu", cpu}, {"pods", pods}, {"requests.cpu", cpu}});
+}
+
+const PriorityClassValues kPriorities = {{"high", 100}, {"low", -5}};
+
+TEST(MinResources, FirstCountTakesHighestPriorityTasksFirst) {
+  // total minAvailable 5 > job minAvailable 4: first 4 pods in priority order (b then a).
+  Job j = fixtures::job("j", {taskWith("a", 2, std::nullopt, resources({{"cpu", "1"}})),
+                              taskWith("b", 3, std::nullopt, resources({{"cpu", "2"}}), "high")});
+  j.spec.minAvailable = 4;
+  EXPECT_EQ(calcPGMinResources(j, kPriorities), usage("7", "4"));  // 3 x 2 + 1 x 1
+}
+
+TEST(MinResources, FirstCountStopsInsideATask) {
+  Job j = fixtures::job("j", {taskWith("a", 5, std::nullopt, resources({{"cpu", "100m"}}))});
+  j.spec.minAvailable = 3;
+  EXPECT_EQ(calcPGMinResources(j, kPriorities), usage("300m", "3"));
+}
+
+TEST(MinResources, MinAvailablePassThenSparePass) {
+  // total minAvailable 1 + 2 = 3 <= job minAvailable 5: first each task's minAvailable, then spares.
+  Job j = fixtures::job("j", {taskWith("a", 3, 1, resources({{"cpu", "1"}})), taskWith("b", 2, 2, resources({{"cpu", "2"}}))});
+  j.spec.minAvailable = 5;
+  // pass 1: a x1 (1) + b x2 (4); pass 2: a's 2 spares (2); b has none (minAvailable == replicas).
+  EXPECT_EQ(calcPGMinResources(j, kPriorities), usage("7", "5"));
+}
+
+TEST(MinResources, MinAvailablePassStopsAtJobMinAvailable) {
+  Job j = fixtures::job("j", {taskWith("a", 3, 2, resources({{"cpu", "1"}})), taskWith("b", 2, 1, resources({{"cpu", "2"}}))});
+  j.spec.minAvailable = 3;  // == total minAvailable
+  EXPECT_EQ(calcPGMinResources(j, kPriorities), usage("4", "3"));
+}
+
+TEST(MinResources, SparePassCountsAllReplicasOfTasksWithoutMinAvailable) {
+  Job j = fixtures::job("j", {taskWith("a", 2, 1, resources({{"cpu", "1"}})), taskWith("b", 4, std::nullopt, resources({{"cpu", "2"}}))});
+  j.spec.minAvailable = 6;  // total minAvailable 1 + 4 = 5
+  // pass 1: a x1 (b has no minAvailable); pass 2: a's spare x1, then b x4.
+  EXPECT_EQ(calcPGMinResources(j, kPriorities), usage("10", "6"));
+}
+
+TEST(MinResources, PriorityOrderInSecondPath) {
+  Job j = fixtures::job("j", {taskWith("a", 2, 1, resources({{"cpu", "1"}}), "low"),
+                              taskWith("b", 2, 1, resources({{"cpu", "3"}}), "high")});
+  j.spec.minAvailable = 3;  // pass 1: b x1, a x1; pass 2 (b first): b x1
+  EXPECT_EQ(calcPGMinResources(j, kPriorities), usage("7", "3"));
+}
+
+TEST(MinResources, EqualPrioritiesKeepTaskOrder) {
+  Job j = fixtures::job("j", {taskWith("a", 2, std::nullopt, resources({{"cpu", "1"}})),
+                              taskWith("b", 2, std::nullopt, resources({{"cpu", "5"}})),
+                              taskWith("c", 2, std::nullopt, resources({{"cpu", "9"}}))});
+  j.spec.minAvailable = 3;
+  EXPECT_EQ(calcPGMinResources(j, kPriorities), usage("7", "3"));  // a x2, b x1
+}
+
+TEST(MinResources, UnknownPriorityClassCountsAsZeroAndJobPriorityIsIgnored) {
+  Job j = fixtures::job("j", {taskWith("a", 1, std::nullopt, resources({{"cpu", "1"}}), "no-such-class"),
+                              taskWith("b", 1, std::nullopt, resources({{"cpu", "2"}}), "low")});
+  j.spec.priorityClassName = "high";
+  j.spec.minAvailable = 1;  // a (0) before b (-5)
+  EXPECT_EQ(calcPGMinResources(j, kPriorities), usage("1", "1"));
+}
+
+TEST(MinResources, ZeroPodsGiveAnEmptyList) {
+  Job j = fixtures::job("j", {taskWith("a", 2, 1, resources({{"cpu", "1"}}))});
+  j.spec.minAvailable = 0;
+  EXPECT_EQ(calcPGMinResources(j, kPriorities), ResourceList{});
+}
+
+TEST(MinResources, QuantityArithmeticKeepsUnits) {
+  Job j = fixtures::job("j", {taskWith("a", 3, std::nullopt,
+                                       resources({{"cpu", "250m"}, {"memory", "512Mi"}, {"nvidia.com/gpu", "1"}}))});
+  const ResourceList r = calcPGMinResources(j, kPriorities);
+  EXPECT_EQ(r.at("cpu").toString(), "750m");
+  EXPECT_EQ(r.at("memory").toString(), "1536Mi");
+  EXPECT_EQ(r.at("requests.memory").toString(), "1536Mi");
+  EXPECT_EQ(r.at("nvidia.com/gpu").toString(), "3");
+  EXPECT_EQ(r.at("requests.nvidia.com/gpu").toString(), "3");
+  EXPECT_EQ(r.at("pods").toString(), "3");
+  EXPECT_EQ(r.at("count/pods").toString(), "3");
+}
+
+}  // namespace
+}  // namespace jobhost
