@@ -1,4 +1,5 @@
 // Formatting of Kubernetes field errors (field.Error.ErrorBody) and field paths.
+// Paths use Kubernetes' dotted form with [index] and [key] suffixes.
 #include "host/admission/field_errors.h"
 
 #include "host/admission/go_text.h"

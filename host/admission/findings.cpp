@@ -1,4 +1,5 @@
 // The admission result under construction: Volcano's message, the field errors, plugin output.
+// Exact duplicate findings are dropped; plugin exceptions are turned into errors.
 #include "host/admission/findings.h"
 
 #include <exception>

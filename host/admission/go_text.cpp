@@ -1,4 +1,5 @@
 // Go text formatting used to reproduce Volcano's admission strings byte for byte.
+// Covers the ASCII/UTF-8 cases job names, events and messages can contain.
 #include "host/admission/go_text.h"
 
 #include <cstdint>

@@ -1,4 +1,5 @@
 // Webhook rules over tasks, volumes, queues and dependencies, with Volcano's exact pieces.
+// Each returns the piece Volcano appends plus the field it is about.
 #include "host/admission/job_rules.h"
 
 #include <map>

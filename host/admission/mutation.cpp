@@ -1,4 +1,5 @@
 // Volcano's job mutation: queue, schedulerName, maxRetry, tasks, minAvailable, plugins, in order.
+// Every default applied is reported as the JSON-patch operation Volcano would send.
 #include "host/admission/mutation.h"
 
 #include "host/admission/go_text.h"

@@ -1,4 +1,5 @@
 // Lifecycle-policy validation with Volcano's stop rules, messages and go-multierror formatting.
+// Allowed events/actions are the webhook's maps, printed in a fixed order.
 #include "host/admission/policy_validation.h"
 
 #include <algorithm>

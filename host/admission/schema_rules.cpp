@@ -40,7 +40,7 @@ void checkSchemaRules(const Job& job, Findings& f) {
     const std::string at = "spec.tasks[" + std::to_string(i) + "].";
     if (t.replicas < 0) f.add(at + "replicas", "'replicas' < 0 in task");
     if (t.minAvailable && *t.minAvailable < 0) f.add(at + "minAvailable", "'minAvailable' < 0 in task");
-    if (!k8s::matchesDNS1123Label(t.name))
+    if (!k8s::isDNS1123Label(t.name).empty())  // CEL format.dns1123Label(): length included
       f.add(at + "name", "a lowercase RFC 1123 label must consist of lower case alphanumeric characters");
     if (t.name.size() > 63) f.add(at + "name", tooLong(63));
     if (t.partitionPolicy) {

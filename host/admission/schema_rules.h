@@ -8,9 +8,9 @@
 namespace jobhost {
 
 /// VAP: job minAvailable >= 0, maxRetry >= 0, ttlSecondsAfterFinished >= 0, task replicas >= 0,
-/// task minAvailable >= 0, task names DNS-1123 labels. CRD: task names at most 63 bytes, queue and
-/// priorityClassName DNS subdomains of at most 253 bytes, minSuccess >= 1, partition
-/// totalPartitions and partitionSize >= 1.
+/// task minAvailable >= 0, task names DNS-1123 labels (length included). CRD: task names at most
+/// 63 bytes, queue and priorityClassName DNS subdomains of at most 253 bytes, minSuccess >= 1,
+/// partition totalPartitions and partitionSize >= 1.
 void checkSchemaRules(const Job& job, Findings& findings);
 
 }  // namespace jobhost

@@ -29,6 +29,21 @@ const std::vector<Command>& commands() {
        "given) and prints, for each: name and aliases, version, ABI, extension points, activation\n"
        "and the file it came from. Exits 3 with the loader's error when a required plugin fails.\n",
        {"config"}, {}, &pluginsCommand},
+      {"validate", "check jobs against admission (defaults, Volcano's rules, Validation plugins)",
+       "usage: jobhost validate JOB... [--config FILE]\n\n"
+       "Applies Volcano's defaults (mutation) to every job in the files and runs admission: Volcano's\n"
+       "validating webhook rules with its wording, the CRD/VAP rules, and every Validation plugin the\n"
+       "config loads. Prints each error as file:line:column: field: message, and the defaults applied\n"
+       "to valid jobs. Exits 0 when every job passes, 1 otherwise (also for unreadable files).\n",
+       {"config"}, {}, &validateCommand},
+      {"render", "print every Kubernetes object a job creates when it starts",
+       "usage: jobhost render JOB [--config FILE] [-o yaml|json] [--show-secrets]\n\n"
+       "Admits the job, runs the plugin pipeline and the plugins' OnJobAdd and OnPodCreate hooks, and\n"
+       "prints a Kubernetes v1 List, valid for kubectl apply -f, in this order: the defaulted Job, its\n"
+       "PodGroup, ConfigMaps, Secrets, Services, NetworkPolicies, then every pod (task order, then\n"
+       "index). Secret data is redacted unless --show-secrets is given. Exits 1 when the job is\n"
+       "rejected or a plugin fails, 4 when the file cannot be read or parsed.\n",
+       {"config", "o", "output"}, {"show-secrets"}, &renderCommand},
   };
   return table;
 }

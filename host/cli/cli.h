@@ -53,6 +53,8 @@ int runCli(const std::vector<std::string>& argv, Streams io);
 
 // Commands (one file each).
 int pluginsCommand(const Args& args, Streams io);
+int validateCommand(const Args& args, Streams io);
+int renderCommand(const Args& args, Streams io);
 int runCommand(const Args& args, Streams io);
 
 }  // namespace jobhost::cli

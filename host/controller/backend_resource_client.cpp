@@ -1,6 +1,8 @@
 // BackendResourceClient: fills namespace and owner reference, maps NotFound on remove to success.
 #include "host/controller/backend_resource_client.h"
 
+#include "host/workload/names.h"
+
 namespace jobhost {
 namespace {
 
@@ -10,17 +12,6 @@ void own(ObjectMeta& meta, const Job& job) {
 }
 
 }  // namespace
-
-OwnerReference jobOwnerReference(const Job& job) {
-  OwnerReference ref;
-  ref.apiVersion = job.apiVersion;
-  ref.kind = "Job";
-  ref.name = job.metadata.name;
-  ref.uid = job.metadata.uid;
-  ref.controller = true;
-  ref.blockOwnerDeletion = true;
-  return ref;
-}
 
 Status BackendResourceClient::apply(const Components& objects) {
   Components owned = objects;

@@ -23,7 +23,4 @@ class BackendResourceClient final : public ResourceClient {
   const Job& job_;
 };
 
-/// The controller owner reference Volcano puts on everything a job creates.
-OwnerReference jobOwnerReference(const Job& job);
-
 }  // namespace jobhost

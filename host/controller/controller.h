@@ -81,6 +81,10 @@ class Controller final : private ClusterListener {
     return delayed_.count(jobKeyOf(ns, name));
   }
 
+  /// Deterministic stepping for the sim driver (see WorkerPool rounds).
+  void useRounds() { pool_.useRounds(); }
+  bool startNextRound() { return pool_.startNextRound(); }
+
   /// Blocks until no request, command or posted task is queued or running.
   void waitForIdle() { pool_.waitForIdle(); }
   bool idle() const { return pool_.idle(); }

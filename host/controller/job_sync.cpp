@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "host/controller/backend_resource_client.h"
+#include "host/workload/pod_group.h"
 
 namespace jobhost {
 namespace {
@@ -132,31 +133,7 @@ Status JobActions::createOrUpdatePodGroup(JobEntry& entry) {
   if (!desired) return desired.status();
   if (!existing) return Status::ok();
   PodGroup pg = *existing;
-  bool update = false;
-  if (pg.spec.priorityClassName != desired->spec.priorityClassName) {
-    pg.spec.priorityClassName = desired->spec.priorityClassName;
-    update = true;
-  }
-  if (pg.spec.minMember != desired->spec.minMember || pg.spec.minResources != desired->spec.minResources) {
-    pg.spec.minMember = desired->spec.minMember;
-    pg.spec.minResources = desired->spec.minResources;
-    update = true;
-  }
-  if (!pg.spec.minTaskMemberSet) {
-    pg.spec.minTaskMemberSet = true;
-    update = true;
-  }
-  for (const auto& [task, count] : desired->spec.minTaskMember) {
-    auto it = pg.spec.minTaskMember.find(task);
-    if (it == pg.spec.minTaskMember.end() || it->second != count) {
-      pg.spec.minTaskMember[task] = count;
-      update = true;
-    }
-  }
-  if (pg.spec.subGroupPolicy != desired->spec.subGroupPolicy) {
-    pg.spec.subGroupPolicy = desired->spec.subGroupPolicy;
-    update = true;
-  }
+  bool update = updatePodGroup(pg, *desired);
   if (update) {
     ClusterStatus st = backend_.updatePodGroupSpec(pg);
     if (!st.ok()) return Status::error(st.message);

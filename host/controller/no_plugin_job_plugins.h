@@ -1,14 +1,16 @@
-// NoPluginJobPlugins: the JobPlugins used when no plugin is configured and by tests. Builds pods
-// and the PodGroup with the §6.1/§6.2 names, labels, annotations and owner the controller needs;
-// hooks do nothing. Kept minimal and separate so the full builder (host/workload) can replace it.
+// NoPluginJobPlugins: the JobPlugins used when no plugin is configured and by tests: pods and the
+// PodGroup straight from the workload builders (spec §6.1-6.3), hooks that do nothing.
 #pragma once
 
 #include "host/controller/job_plugins.h"
+#include "host/workload/min_resources.h"
 
 namespace jobhost {
 
 class NoPluginJobPlugins : public JobPlugins {
  public:
+  explicit NoPluginJobPlugins(PriorityClassValues priorityClasses = {}) : priorityClasses_(std::move(priorityClasses)) {}
+
   Status prepare(const Job& job) override;
   void forget(const std::string& jobUid) override;
   Expected<Pod> makePod(const Job& job, size_t taskIndex, int32_t podIndex) override;
@@ -17,6 +19,9 @@ class NoPluginJobPlugins : public JobPlugins {
   Status onJobUpdate(Job& job, ResourceClient& client) override;
   Status onJobDelete(Job& job, ResourceClient& client) override;
   void updateStatus(const Job& job, JobStatus& status) override;
+
+ private:
+  PriorityClassValues priorityClasses_;
 };
 
 }  // namespace jobhost

@@ -84,6 +84,11 @@ void WorkerPool::drain(Worker& w) {
       }
       req = std::move(w.queue.front());
       w.queue.pop_front();
+      if (rounds_ && !w.served.insert(req.jobKey()).second) {
+        w.deferred.push_back(std::move(req));  // stays in `dirty`: still queued for dedup
+        decrement();
+        continue;
+      }
       w.dirty.erase(req);
       w.processing = req;
     }
@@ -98,6 +103,22 @@ void WorkerPool::drain(Worker& w) {
   std::lock_guard lock(w.mutex);
   w.drainScheduled = false;
   scheduleDrain(w);
+}
+
+bool WorkerPool::startNextRound() {
+  bool any = false;
+  for (auto& wp : workers_) {
+    Worker& w = *wp;
+    std::lock_guard lock(w.mutex);
+    w.served.clear();
+    if (w.deferred.empty()) continue;
+    any = true;
+    pending_.fetch_add(static_cast<int64_t>(w.deferred.size()));
+    for (auto it = w.deferred.rbegin(); it != w.deferred.rend(); ++it) w.queue.push_front(std::move(*it));
+    w.deferred.clear();
+    scheduleDrain(w);
+  }
+  return any;
 }
 
 void WorkerPool::addRateLimited(const Request& req) {

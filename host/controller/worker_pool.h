@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <thread>
 #include <unordered_map>
@@ -55,7 +56,13 @@ class WorkerPool {
   /// Runs `task` on the command queue's thread.
   void postCommand(std::function<void()> task);
 
-  /// Blocks until no request is queued or running and no posted task is pending.
+  /// Rounds (the sim driver's deterministic mode): in a round each job has at most one request
+  /// processed; its further requests wait, still deduplicated, for startNextRound(), which
+  /// returns false when none were waiting.
+  void useRounds() { rounds_ = true; }
+  bool startNextRound();
+
+  /// Blocks until no runnable request is queued or running and no posted task is pending.
   void waitForIdle();
   bool idle() const { return pending_.load() == 0; }
 
@@ -68,6 +75,8 @@ class WorkerPool {
     std::deque<Request> queue;
     std::unordered_set<Request, RequestHash> dirty;
     std::optional<Request> processing;
+    std::deque<Request> deferred;                // rounds: requests of jobs already served
+    std::unordered_set<std::string> served;      // rounds: job keys served this round
     std::unordered_map<Request, int, RequestHash> failures;
     bool drainScheduled = false;
   };
@@ -87,6 +96,7 @@ class WorkerPool {
   std::mutex idleMutex_;
   std::condition_variable idleCv_;
   bool running_ = false;
+  std::atomic<bool> rounds_{false};
 };
 
 }  // namespace jobhost

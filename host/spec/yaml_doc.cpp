@@ -69,7 +69,10 @@ class YamlToJson {
     }
     if (!plainScalarToJson(text, into, allocator_))
       throw YamlError{pos, quoted(text) + " (infinity or NaN) cannot be represented in JSON; quote it to keep it as text"};
-    if (tag != "?") checkCoreTag(tag.substr(kCoreTagPrefix.size()), text, into, pos);
+    if (tag == "?") return;
+    std::string type = tag.substr(kCoreTagPrefix.size());
+    checkCoreTag(type, text, into, pos);
+    if (type == "float" && !into.IsDouble()) into.SetDouble(into.GetDouble());  // !!float 7 is 7.0
   }
 
   static void checkCoreTag(const std::string& type, const std::string& text,

@@ -1,4 +1,5 @@
 // Object names derived from a job: pods, PodGroup, pod volumes, and the job owner reference.
+// Pure string building; the volume name hash is FNV-1a-64 rendered in base 36.
 #include "host/workload/names.h"
 
 #include <charconv>

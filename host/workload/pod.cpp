@@ -99,14 +99,15 @@ Pod buildPod(const Job& job, const TaskSpec& task, int32_t index, const PodSet* 
   ann.insert_or_assign(std::string(keys::TemplateUid), std::move(templateUid));
   ann.insert_or_assign(std::string(keys::JobRetryCount), std::to_string(job.status.retryCount));
   if (!task.topologyPolicy.empty()) ann.insert_or_assign(std::string(keys::NumaTopologyPolicy), task.topologyPolicy);
-  const StringMap& jobAnn = job.metadata.annotations;
-  copyKey(jobAnn, keys::Preemptable, ann);
-  copyKey(jobAnn, keys::CooldownTime, ann);
-  copyKey(jobAnn, keys::RevocableZone, ann);
-  if (jobAnn.count(std::string(keys::JdbMinAvailable)))
-    copyKey(jobAnn, keys::JdbMinAvailable, ann);
-  else
-    copyKey(jobAnn, keys::JdbMaxUnavailable, ann);
+  if (const StringMap& jobAnn = job.metadata.annotations; !jobAnn.empty()) {
+    copyKey(jobAnn, keys::Preemptable, ann);
+    copyKey(jobAnn, keys::CooldownTime, ann);
+    copyKey(jobAnn, keys::RevocableZone, ann);
+    if (jobAnn.count(std::string(keys::JdbMinAvailable)))
+      copyKey(jobAnn, keys::JdbMinAvailable, ann);
+    else
+      copyKey(jobAnn, keys::JdbMaxUnavailable, ann);
+  }
 
   StringMap& lab = pod.metadata.labels;
   lab.insert_or_assign(std::string(keys::TaskIndex), indexText);
@@ -114,8 +115,10 @@ Pod buildPod(const Job& job, const TaskSpec& task, int32_t index, const PodSet* 
   lab.insert_or_assign(std::string(keys::TaskSpec), taskSpec);
   lab.insert_or_assign(std::string(keys::JobNamespace), job.metadata.namespace_);
   lab.insert_or_assign(std::string(keys::QueueName), job.spec.queue);
-  copyKey(job.metadata.labels, keys::Preemptable, lab);
-  copyKey(job.metadata.labels, keys::CooldownTime, lab);
+  if (!job.metadata.labels.empty()) {
+    copyKey(job.metadata.labels, keys::Preemptable, lab);
+    copyKey(job.metadata.labels, keys::CooldownTime, lab);
+  }
 
   if (jobForwarding) {
     ann.insert_or_assign(std::string(keys::JobForwarding), "true");

@@ -1,4 +1,5 @@
 // PodGroup creation from a job and Volcano's update predicate for an existing PodGroup.
+// Mirrors createOrUpdatePodGroup / shouldUpdateExistingPodGroup / updatePgSubGroupPolicy.
 #include "host/workload/pod_group.h"
 
 #include <string>

@@ -1,4 +1,5 @@
 // Helpers for admission tests: a standard AdmissionConfig and the result's errors as pairs.
+// Also the long Kubernetes/Volcano message constants several admission tests compare against.
 #pragma once
 
 #include <string>

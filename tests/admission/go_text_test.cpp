@@ -1,4 +1,5 @@
 // Go text forms: strconv.Quote, %v of []string, TrimSpace, encoding/json strings, go-multierror.
+// These forms are what make the admission messages byte-identical to Volcano's.
 #include "host/admission/go_text.h"
 
 #include <gtest/gtest.h>

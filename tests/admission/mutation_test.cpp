@@ -1,4 +1,5 @@
 // Mutation (spec §8.1): one case per step, Volcano's order, and the patch operations reported.
+// Includes the svc/ssh plugin defaults for every framework name, torch included.
 #include "host/admission/mutation.h"
 
 #include <gtest/gtest.h>

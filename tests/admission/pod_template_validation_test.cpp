@@ -1,4 +1,5 @@
 // Kubernetes PodTemplate validation subset: one case per rule, with Kubernetes' exact texts.
+// Paths are the PodTemplate's own (metadata.*, template.*), as Kubernetes reports them.
 #include "host/admission/pod_template_validation.h"
 
 #include <gtest/gtest.h>

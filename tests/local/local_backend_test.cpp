@@ -106,7 +106,9 @@ class LocalBackendTest : public ::testing::TestWithParam<std::string> {
     ASSERT_TRUE(b) << b.error();
     backend_ = std::move(*b);
     backend_->setListener(&recorder_);
-    if (GetParam() == "bwrap") ASSERT_EQ(backend_->isolation(), local::Isolation::Bwrap);
+    if (GetParam() == "bwrap") {
+      ASSERT_EQ(backend_->isolation(), local::Isolation::Bwrap);
+    }
   }
   void TearDown() override {
     backend_.reset();
@@ -182,13 +184,24 @@ TEST_P(LocalBackendTest, OnFailureRestartsInPlaceAndCountsRestarts) {
     if (e.pod.object && e.pod.name() == "flaky" && e.pod.status.phase == PodPhase::Failed) ADD_FAILURE();
 }
 
+// Ready (an exec readinessProbe, run inside the container's namespaces under bwrap) once the
+// script has set its trap.
+Container readyWhenUp(const std::string& script) {
+  Container c = shell("main", script);
+  c.unknown = {{"readinessProbe", R"({"exec":{"command":["sh","-c","test -e \"$JOBHOST_SANDBOX/up\""]},"periodSeconds":1})"}};
+  return c;
+}
+
+bool ready(const std::vector<ClusterEvent>& events, const std::string& pod) {
+  auto s = lastState(events, pod);
+  return s && !s->status.containerStatuses.empty() && s->status.containerStatuses[0].ready;
+}
+
 TEST_P(LocalBackendTest, DeletionSendsTermThenKillAfterTheGracePeriod) {
   start();
-  create(makePod("polite", {shell("main", "echo up; exec sleep 1000")}));
-  create(makePod("stubborn", {shell("main", "trap '' TERM; echo up; while :; do sleep 0.1; done")}));
-  ASSERT_TRUE(recorder_.waitFor([](auto& ev) {
-    return podIs(ev, "polite", PodPhase::Running) && podIs(ev, "stubborn", PodPhase::Running);
-  }));
+  create(makePod("polite", {readyWhenUp("touch \"$JOBHOST_SANDBOX/up\"; exec sleep 1000")}));
+  create(makePod("stubborn", {readyWhenUp("trap '' TERM; touch \"$JOBHOST_SANDBOX/up\"; while :; do sleep 0.1; done")}));
+  ASSERT_TRUE(recorder_.waitFor([](auto& ev) { return ready(ev, "polite") && ready(ev, "stubborn"); }));
   const auto pids = backend_->processIds();
   EXPECT_EQ(pids.size(), 2u);
   ASSERT_TRUE(backend_->deletePod("test", "polite").ok());

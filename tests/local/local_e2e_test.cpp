@@ -1,6 +1,7 @@
 // End to end: examples/jobs/local-*.yaml run through the real `jobhost run` (exit code and the
 // checked result lines in the pod logs), and Ctrl-C: SIGINT terminates the job and no process of
 // it survives. The binary is $JOBHOST_BINARY, else <build>/bin/jobhost. Generous deadlines only.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>

@@ -78,7 +78,7 @@ Pod podWithVolumes() {
 
 TEST_F(SandboxTest, MaterialisesConfigMapsAndSecretsWithTheirModes) {
   const Pod pod = podWithVolumes();
-  ASSERT_TRUE(prepareSandbox(layout_, pod, objects_)) << "prepare";
+  ASSERT_TRUE(prepareSandbox(layout_, pod, objects_, true)) << "prepare";
   EXPECT_EQ(read(layout_.volumeDir("hosts") + "/worker.host"), "w-0.job\nw-1.job");
   EXPECT_EQ(modeOf(layout_.volumeDir("hosts") + "/worker.host"), 0644);
   EXPECT_EQ(read(layout_.volumeDir("ssh") + "/.ssh/id_rsa"), "PRIVATE");
@@ -94,23 +94,23 @@ TEST_F(SandboxTest, SecretDefaultModeIsHonoured) {
   Pod pod = podWithVolumes();
   pod.spec.volumes[1].secret->items.clear();
   pod.spec.volumes[1].secret->defaultMode = 0440;
-  ASSERT_TRUE(prepareSandbox(layout_, pod, objects_));
+  ASSERT_TRUE(prepareSandbox(layout_, pod, objects_, true));
   EXPECT_EQ(modeOf(layout_.volumeDir("ssh") + "/id_rsa"), 0440);
 }
 
 TEST_F(SandboxTest, AMissingConfigMapFailsUnlessOptional) {
   Pod pod = podWithVolumes();
   pod.spec.volumes[0].configMap->name = "absent";
-  Status st = prepareSandbox(layout_, pod, objects_);
+  Status st = prepareSandbox(layout_, pod, objects_, true);
   ASSERT_FALSE(st);
   EXPECT_NE(st.message().find("configmap \"absent\" not found"), std::string::npos) << st.message();
   pod.spec.volumes[0].configMap->optional = true;
-  EXPECT_TRUE(prepareSandbox(layout_, pod, objects_));
+  EXPECT_TRUE(prepareSandbox(layout_, pod, objects_, true));
 }
 
 TEST_F(SandboxTest, RefreshRewritesFilesInPlace) {
   const Pod pod = podWithVolumes();
-  ASSERT_TRUE(prepareSandbox(layout_, pod, objects_));
+  ASSERT_TRUE(prepareSandbox(layout_, pod, objects_, true));
   cm_.data["worker.host"] = "w-0.job";
   ASSERT_TRUE(refreshVolumes(layout_, pod, "ConfigMap", "hosts", objects_));
   EXPECT_EQ(read(layout_.volumeDir("hosts") + "/worker.host"), "w-0.job");
@@ -118,7 +118,7 @@ TEST_F(SandboxTest, RefreshRewritesFilesInPlace) {
 
 TEST_F(SandboxTest, MountsApplySubPathAndReadOnly) {
   const Pod pod = podWithVolumes();
-  ASSERT_TRUE(prepareSandbox(layout_, pod, objects_));
+  ASSERT_TRUE(prepareSandbox(layout_, pod, objects_, true));
   auto mounts = containerMounts(layout_, pod, pod.spec.containers[0]);
   ASSERT_TRUE(mounts) << mounts.error();
   ASSERT_EQ(mounts->size(), 3u);

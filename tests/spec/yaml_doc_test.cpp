@@ -40,7 +40,7 @@ TEST(YamlDoc, ScalarTypingFollowsCoreSchema) {
       {"-9223372036854775808", "-9223372036854775808"},   {"99999999999999999999", "100000000000000000000.0"},
       {"0x1FFFFFFFFFFFFFFFFF", "\"0x1FFFFFFFFFFFFFFFFF\""}, {"500m", "\"500m\""}, {"2Gi", "\"2Gi\""},
       {"1_000", "\"1_000\""},   {"1.2.3", "\"1.2.3\""},   {"abc", "\"abc\""},      {"!!int 7", "7"},
-      {"!!float 7", "7"},       {"!custom text", "\"text\""},
+      {"!!float 7", "7.0"},       {"!custom text", "\"text\""},
   };
   for (const auto& c : cases) EXPECT_EQ(asJson(std::string("v: ") + c.yaml), std::string("{\"v\":") + c.json + "}") << c.yaml;
 }

@@ -1,4 +1,5 @@
 // Kubernetes name formats and resource-name classes, with Kubernetes' exact messages.
+// Messages use apimachinery's content-package wording ("no more than N bytes").
 #include "host/workload/k8s_names.h"
 
 #include <gtest/gtest.h>

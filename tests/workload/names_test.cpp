@@ -1,4 +1,5 @@
 // Object names: pod names, the PodGroup name, deterministic pod volume names, owner reference.
+// The volume name must be reproducible for the same job uid and claim.
 #include "host/workload/names.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,5 @@
 // PodGroup creation (spec §6.2), getMinTaskMember, and the update predicate.
+// The update predicate is table-driven, one case per compared field.
 #include "host/workload/pod_group.h"
 
 #include <gtest/gtest.h>

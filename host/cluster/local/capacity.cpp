@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 
 #include "host/workload/resources.h"
@@ -29,9 +30,13 @@ bool Resources::fitsIn(const Resources& available) const {
 }
 
 std::string Resources::toString() const {
-  return "cpu " + Quantity::fromMilli(cpuMilli).toString() + ", memory " +
-         Quantity::fromMilli(memoryBytes * 1000, Quantity::Format::BinarySI).toString() + ", gpu " +
-         std::to_string(gpus);
+  char memory[32];
+  const double gi = static_cast<double>(memoryBytes) / (1024.0 * 1024.0 * 1024.0);
+  if (gi >= 1.0)
+    std::snprintf(memory, sizeof memory, "%.1fGi", gi);
+  else
+    std::snprintf(memory, sizeof memory, "%lldMi", static_cast<long long>(memoryBytes >> 20));
+  return "cpu " + Quantity::fromMilli(cpuMilli).toString() + ", memory " + memory + ", gpu " + std::to_string(gpus);
 }
 
 Resources fromResourceList(const ResourceList& list) {

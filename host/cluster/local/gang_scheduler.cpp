@@ -97,7 +97,7 @@ GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, co
     }
     g->placed = false;
     if (g->phase == "Running" || g->phase == "Unknown") mark(*g, setPhase(*g, gp.running > 0 ? "Unknown" : "Pending"));
-    if (!gp.waiting.empty())
+    if (take.size() < gp.waiting.size())  // capacity, not missing members, holds the gang back
       mark(*g, reportUnschedulable(*g,
                                    std::to_string(g->minMember - gp.ready) + "/" + std::to_string(g->minMember) +
                                        " tasks in gang unschedulable: only " + std::to_string(take.size()) +

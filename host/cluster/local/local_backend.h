@@ -99,6 +99,9 @@ class LocalBackend final : public ClusterBackend {
   void requestSchedule();
   local::ObjectLookup lookupIn(const std::string& ns);
 
+  /// jobhost's environment, the base of every container's (read once).
+  static std::vector<std::pair<std::string, std::string>> hostEnvironment();
+
   // Loop thread.
   void schedulePass();
   void startPod(const std::string& key, const std::string& uid);
@@ -111,6 +114,7 @@ class LocalBackend final : public ClusterBackend {
   local::Isolation isolation_;
   local::Resources capacity_;
   std::string nodeName_;
+  std::vector<std::pair<std::string, std::string>> hostEnv_ = hostEnvironment();
 
   mutable std::mutex mutex_;
   std::condition_variable runsChanged_;

@@ -11,9 +11,7 @@ extern char** environ;
 namespace jobhost {
 using namespace local;
 
-namespace {
-
-std::vector<std::pair<std::string, std::string>> hostEnvironment() {
+std::vector<std::pair<std::string, std::string>> LocalBackend::hostEnvironment() {
   std::vector<std::pair<std::string, std::string>> env;
   for (char** e = environ; e && *e; ++e) {
     const std::string kv = *e;
@@ -22,6 +20,8 @@ std::vector<std::pair<std::string, std::string>> hostEnvironment() {
   }
   return env;
 }
+
+namespace {
 
 void setEnv(std::vector<std::pair<std::string, std::string>>& env, const std::string& name, const std::string& value) {
   for (auto& [n, v] : env)
@@ -61,11 +61,13 @@ void LocalBackend::schedulePass() {
       const bool changed = std::find(plan.changedGroups.begin(), plan.changedGroups.end(), g.key) != plan.changedGroups.end();
       entry.gang = g;
       if (!changed) continue;
-      ClusterEvent ev;
-      ev.type = ClusterEvent::Type::PodGroupUpdated;
-      ev.oldPodGroupPhase = entry.pg.status.phase;
+      const std::string oldPhase = entry.pg.status.phase;
       entry.pg.status.phase = g.phase;
       entry.pg.status.conditions = g.conditions;
+      if (oldPhase == g.phase) continue;  // conditions alone: visible through getPodGroup, no event
+      ClusterEvent ev;
+      ev.type = ClusterEvent::Type::PodGroupUpdated;
+      ev.oldPodGroupPhase = oldPhase;
       ev.podGroup = std::make_shared<PodGroup>(entry.pg);
       events_.push(std::move(ev));
     }
@@ -99,7 +101,7 @@ void LocalBackend::startPod(const std::string& key, const std::string& uid) {
     initial.podIP = p.address;
     initial.nodeName = nodeName_;
     spec.env.podIP = p.address;
-    spec.env.base = hostEnvironment();
+    spec.env.base = hostEnv_;
     setEnv(spec.env.base, "HOSTNAME", podHostname(*spec.pod));
     setEnv(spec.env.base, "JOBHOST_POD_IP", p.address);
     setEnv(spec.env.base, "JOBHOST_SANDBOX", p.layout.root);
@@ -114,7 +116,7 @@ void LocalBackend::startPod(const std::string& key, const std::string& uid) {
   spec.gracePeriodSeconds = config_.gracePeriodSeconds;
   spec.restartBackoffMs = tuning_.restartBackoffMs;
   spec.maxBackoffMs = tuning_.maxRestartBackoffMs;
-  if (Status st = prepareSandbox(spec.layout, *spec.pod, spec.env.objects); !st) {
+  if (Status st = prepareSandbox(spec.layout, *spec.pod, spec.env.objects, isolation_ == Isolation::Bwrap); !st) {
     // Like a kubelet's FailedMount: the pod stays Pending (holding its place) and is retried.
     log::get("local")->warn("pod {}: {}", key, st.message());
     onPodStatus(key, uid, [&] {

@@ -29,7 +29,7 @@ void appendToLog(const std::string& file, const std::string& line) {
 }  // namespace
 
 PodRun::PodRun(asio::io_context& io, PodRunSpec spec, StatusFn onStatus, GoneFn onGone)
-    : io_(io), spec_(std::move(spec)), onStatus_(std::move(onStatus)), onGone_(std::move(onGone)), killTimer_(io) {
+    : io_(io), spec_(std::move(spec)), onStatus_(std::move(onStatus)), onGone_(std::move(onGone)), killTimer_(io), termTimer_(io) {
   const PodSpec& ps = spec_.pod->spec;
   for (size_t i = 0; i < ps.initContainers.size(); ++i) {
     Slot& s = inits_.emplace_back();
@@ -232,11 +232,12 @@ void PodRun::terminate() {
     for (auto& s : *list) {
       if (s.retry) s.retry->cancel();
       if (s.prober) s.prober->stop();
-      if (s.pid > 0) signalContainer(s.pid, SIGTERM, spec_.isolation == Isolation::Bwrap);
     }
+  sendTerm();
   killTimer_.expires_after(std::chrono::seconds(spec_.gracePeriodSeconds));
   killTimer_.async_wait([this, self = shared_from_this()](const boost::system::error_code& ec) {
     if (ec) return;
+    termTimer_.cancel();
     for (auto* list : {&inits_, &mains_})
       for (auto& s : *list)
         if (s.pid > 0) signalContainer(s.pid, SIGKILL, false);
@@ -244,8 +245,26 @@ void PodRun::terminate() {
   maybeGone();
 }
 
+// TERM to every container that has not had it; a bwrap container that has not exec'd its command
+// yet is tried again shortly, until the grace period ends.
+void PodRun::sendTerm() {
+  bool pending = false;
+  for (auto* list : {&inits_, &mains_})
+    for (auto& s : *list)
+      if (s.pid > 0 && !s.termSent) {
+        s.termSent = signalContainer(s.pid, SIGTERM, spec_.isolation == Isolation::Bwrap) > 0;
+        pending = pending || !s.termSent;
+      }
+  if (!pending) return;
+  termTimer_.expires_after(std::chrono::milliseconds(50));
+  termTimer_.async_wait([this, self = shared_from_this()](const boost::system::error_code& ec) {
+    if (!ec && !gone_) sendTerm();
+  });
+}
+
 void PodRun::kill() {
   terminate();
+  termTimer_.cancel();
   for (auto* list : {&inits_, &mains_})
     for (auto& s : *list)
       if (s.pid > 0) signalContainer(s.pid, SIGKILL, false);
@@ -254,6 +273,7 @@ void PodRun::kill() {
 void PodRun::maybeGone() {
   if (!terminating_ || gone_ || !processIds().empty()) return;
   killTimer_.cancel();
+  termTimer_.cancel();
   gone_ = true;
   onGone_();
 }

@@ -65,6 +65,7 @@ class PodRun : public std::enable_shared_from_this<PodRun> {
     int backoffMs = 0;
     bool probed = false;
     bool done = false;  // terminated and will not start again
+    bool termSent = false;
   };
 
   void launch(Slot& slot);
@@ -75,6 +76,7 @@ class PodRun : public std::enable_shared_from_this<PodRun> {
   void updatePhase();
   void publish();
   void maybeGone();
+  void sendTerm();
   ContainerStatus& statusOf(const Slot& slot);
   bool restarts(int32_t exitCode) const;
 
@@ -86,7 +88,7 @@ class PodRun : public std::enable_shared_from_this<PodRun> {
   PodStatus status_;
   PodStatus published_;
   bool mainsStarted_ = false, terminating_ = false, gone_ = false, failed_ = false;
-  boost::asio::steady_timer killTimer_;
+  boost::asio::steady_timer killTimer_, termTimer_;
 };
 
 }  // namespace jobhost::local

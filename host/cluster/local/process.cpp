@@ -121,14 +121,14 @@ std::vector<pid_t> processGroupMembers(pid_t pgid) {
   return out;
 }
 
-void signalContainer(pid_t pgid, int sig, bool sparing) {
-  if (!sparing) {
-    ::kill(-pgid, sig);
-    return;
-  }
+int signalContainer(pid_t pgid, int sig, bool sparing) {
+  if (!sparing) return ::kill(-pgid, sig) == 0 ? 1 : 0;
   const pid_t init = firstChild(pgid);
+  int signalled = 0;
+  if (init <= 0) return 0;
   for (pid_t pid : processGroupMembers(pgid))
-    if (pid != pgid && pid != init) ::kill(pid, sig);
+    if (pid != pgid && pid != init && ::kill(pid, sig) == 0) ++signalled;
+  return signalled;
 }
 
 }  // namespace jobhost::local

@@ -48,6 +48,7 @@ pid_t firstChild(pid_t pid);
 
 /// Sends `sig` to a container's process group. With `sparing` set (a bwrap container), the
 /// bwrap processes themselves are spared so that they reap the container and report its exit.
-void signalContainer(pid_t pgid, int sig, bool sparing);
+/// Returns how many processes were signalled (a bwrap container may not have exec'd yet: 0).
+int signalContainer(pid_t pgid, int sig, bool sparing);
 
 }  // namespace jobhost::local

@@ -114,14 +114,15 @@ Status writeVolume(const SandboxLayout& layout, const Volume& v, const ObjectLoo
 
 }  // namespace
 
-Status prepareSandbox(const SandboxLayout& layout, const Pod& pod, const ObjectLookup& objects) {
+Status prepareSandbox(const SandboxLayout& layout, const Pod& pod, const ObjectLookup& objects, bool hostnameFile) {
   std::error_code ec;
   fs::remove_all(layout.root + "/volumes", ec);
   if (ec) return Status::error("cannot clean " + layout.root + "/volumes: " + ec.message());
   if (Status st = makeDirs(layout.logsDir(), 0755); !st) return st;
-  if (Status st = makeDirs(layout.root + "/volumes", 0755); !st) return st;
-  const std::string hostname = (pod.spec.hostname.empty() ? pod.metadata.name : pod.spec.hostname) + "\n";
-  if (Status st = writeFileAtomically(layout.hostnameFile(), hostname, 0644); !st) return st;
+  if (hostnameFile) {
+    const std::string hostname = (pod.spec.hostname.empty() ? pod.metadata.name : pod.spec.hostname) + "\n";
+    if (Status st = writeFileAtomically(layout.hostnameFile(), hostname, 0644); !st) return st;
+  }
   for (const auto& v : pod.spec.volumes)
     if (Status st = writeVolume(layout, v, objects); !st) return Status::error("volume \"" + v.name + "\": " + st.message());
   return Status::ok();

@@ -39,9 +39,10 @@ struct SandboxLayout {
 };
 
 /// Creates the sandbox afresh (volumes are rewritten, logs are kept and appended to) and writes
-/// the hostname file and every volume. Fails, naming the object, when a ConfigMap or Secret that
-/// is not optional is missing or lacks a key an item names.
-Status prepareSandbox(const SandboxLayout& layout, const Pod& pod, const ObjectLookup& objects);
+/// every volume and, when asked (bwrap binds it at /etc/hostname), the hostname file. Fails,
+/// naming the object, when a ConfigMap or Secret that is not optional is missing or lacks a key an
+/// item names.
+Status prepareSandbox(const SandboxLayout& layout, const Pod& pod, const ObjectLookup& objects, bool hostnameFile);
 
 /// Rewrites the volumes of `pod` that come from ConfigMap/Secret `name` (kind "ConfigMap" or
 /// "Secret") after an update; files are replaced atomically, so bind-mounted directories see them.

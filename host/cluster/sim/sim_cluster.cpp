@@ -404,26 +404,30 @@ void SimCluster::applyDue(const Due& due) {
   }
 }
 
-bool SimCluster::step() {
+bool SimCluster::deliver() {
   std::vector<ClusterEvent> batch;
   ClusterListener* listener;
-  bool worked = false;
+  bool applied;
   {
     std::lock_guard lock(mutex_);
     std::vector<Due> due;
     due.swap(due_);
     for (const auto& d : due) applyDue(d);
-    worked = !due.empty();
-    if (dirty_) {
-      dirty_ = false;
-      schedulePass();
-      worked = true;
-    }
+    applied = !due.empty();
     batch.swap(events_);
     listener = listener_;
   }
+  delivered_.fetch_add(batch.size());
   if (!batch.empty() && listener) listener->onClusterEvents(batch);
-  return worked || !batch.empty();
+  return applied || !batch.empty();
+}
+
+bool SimCluster::schedule() {
+  std::lock_guard lock(mutex_);
+  if (!dirty_) return false;
+  dirty_ = false;
+  schedulePass();
+  return true;
 }
 
 std::optional<PodState> SimCluster::getPod(const std::string& ns, const std::string& name) {

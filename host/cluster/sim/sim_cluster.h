@@ -2,6 +2,7 @@
 // PodGroups, pods that follow a scripted behaviour on the clock, and an ordered event stream.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -39,8 +40,8 @@ struct SimResources {
   }
 };
 
-/// Threading: backend calls may come from any thread; step() and the script actions run on the
-/// driver's thread. State changes only queue events; step() delivers them (listener outside the
+/// Threading: backend calls may come from any thread; deliver()/schedule() and the script actions
+/// run on the driver's thread. State changes only queue events; deliver() hands them over (listener outside the
 /// lock), so the controller never sees a change from inside one of its own calls.
 class SimCluster final : public ClusterBackend {
  public:
@@ -50,11 +51,14 @@ class SimCluster final : public ClusterBackend {
   /// How each pod incarnation behaves (default: PodBehaviour{}).
   void setBehaviour(PodBehaviourFn fn);
 
-  /// Applies due pod transitions and script actions, runs the gang scheduler if anything
-  /// changed, then delivers the queued events as one batch. Returns false when idle.
-  bool step();
+  /// Applies due pod transitions and script actions, then delivers every waiting event as one
+  /// batch. Returns false when there was nothing to do.
+  bool deliver();
+  /// Runs one gang-scheduler pass if anything changed since the last one (its events wait for
+  /// the next deliver()). Returns false when nothing changed.
+  bool schedule();
 
-  /// Script actions, applied at the next step(): evict (delete) a pod; lose a node (its pods are
+  /// Script actions, applied at the next deliver(): evict (delete) a pod; lose a node (its pods are
   /// deleted and its capacity is gone).
   void evictPod(const std::string& ns, const std::string& name);
   void loseNode(int index);
@@ -68,6 +72,8 @@ class SimCluster final : public ClusterBackend {
   std::vector<std::string> podNames();
   std::string nodeOf(const std::string& ns, const std::string& name);
   size_t podCount();
+  /// Events delivered so far (benchmarks).
+  uint64_t eventsDelivered() const { return delivered_.load(); }
 
   // ClusterBackend
   void setListener(ClusterListener* listener) override;
@@ -157,6 +163,7 @@ class SimCluster final : public ClusterBackend {
   uint64_t podSeq_ = 0;
   int failCreates_ = 0;
   bool dirty_ = false;
+  std::atomic<uint64_t> delivered_{0};
 };
 
 }  // namespace jobhost

@@ -6,7 +6,9 @@ namespace jobhost {
 void SimDriver::settle() {
   for (;;) {
     controller_.waitForIdle();
-    if (!cluster_.step()) break;
+    if (cluster_.deliver()) continue;            // events caused by the requests just handled
+    if (controller_.startNextRound()) continue;  // the next request of each job
+    if (!cluster_.schedule()) break;             // the scheduler acts once all else is quiet
   }
 }
 

@@ -1,5 +1,6 @@
-// SimDriver: runs the controller and the sim cluster on a virtual clock, deterministically:
-// each instant is settled (controller idle, cluster quiet) before time moves to the next timer.
+// SimDriver: runs the controller and the sim cluster on a virtual clock, deterministically. An
+// instant is settled in rounds: each job handles one request, the events that caused are
+// delivered, then the next round; the scheduler runs when nothing else is left; then time moves.
 #pragma once
 
 #include <functional>
@@ -16,9 +17,12 @@ class SimDriver {
   static constexpr TimeMs kForever = std::numeric_limits<TimeMs>::max();
 
   SimDriver(VirtualClock& clock, SimCluster& cluster, Controller& controller)
-      : clock_(clock), cluster_(cluster), controller_(controller) {}
+      : clock_(clock), cluster_(cluster), controller_(controller) {
+    controller_.useRounds();
+  }
 
-  /// Alternates "wait until the controller is idle" and "cluster step" until neither has work.
+  /// Repeats: wait until the controller is idle; deliver cluster events; else start the next
+  /// round of requests; else run the scheduler; until none of them has anything to do.
   void settle();
   /// Fires timers in time order up to `until`, settling after each instant. Stops early, after a
   /// settle, when `stop` returns true. Leaves the clock at `until` (unless kForever or stopped).

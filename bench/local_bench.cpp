@@ -1,0 +1,140 @@
+// Local backend benchmark: a 64-pod job of `true`, submit to Completed through the controller on
+// the real clock (isolation none and bwrap), against spawning the same 64 processes directly and
+// against `mpirun -np 64 --oversubscribe true`. Wall-clock (manual) time per run.
+#include <benchmark/benchmark.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+
+#include "host/cluster/local/local_backend.h"
+#include "host/controller/controller.h"
+#include "host/controller/no_plugin_job_plugins.h"
+#include "host/controller/real_clock.h"
+
+extern char** environ;
+
+namespace {
+
+using namespace jobhost;
+using Clock = std::chrono::steady_clock;
+constexpr int kPods = 64;
+
+pid_t spawn(std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  if (posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ) != 0) pid = -1;
+  posix_spawn_file_actions_destroy(&fa);
+  return pid;
+}
+
+Job trueJob(const std::string& name) {
+  Job job;
+  job.metadata.name = name;
+  job.metadata.namespace_ = "bench";
+  job.spec.minAvailable = kPods;
+  job.spec.queue = "default";
+  job.spec.schedulerName = "volcano";
+  TaskSpec task;
+  task.name = "t";
+  task.replicas = kPods;
+  task.minAvailable = kPods;
+  task.template_.spec.restartPolicy = "Never";
+  Container c;
+  c.name = "true";
+  c.command = {"true"};
+  task.template_.spec.containers.push_back(c);
+  job.spec.tasks.push_back(task);
+  return job;
+}
+
+void runLocalJobs(benchmark::State& state, const LocalBackendConfig& config) {
+  auto backend = LocalBackend::create(config);
+  if (!backend) return state.SkipWithError(backend.error().c_str());
+  if (config.isolation == "bwrap" && (*backend)->isolation() != local::Isolation::Bwrap)
+    return state.SkipWithError("bwrap cannot run here");
+  NoPluginJobPlugins plugins;
+  RealClock clock;
+  std::mutex mutex;
+  std::condition_variable changed;
+  JobPhase phase = JobPhase::None;
+  Controller controller(ControllerConfig{}, clock, **backend, plugins);
+  controller.setObserver([&](const HandledRequest& r) {
+    std::lock_guard lock(mutex);
+    phase = r.phase;
+    changed.notify_all();
+  });
+  (*backend)->setListener(&controller.listener());
+  controller.start();
+  int run = 0;
+  for (auto _ : state) {
+    const std::string name = "true64-" + std::to_string(run++);
+    {
+      std::lock_guard lock(mutex);
+      phase = JobPhase::None;
+    }
+    const auto start = Clock::now();
+    if (Status st = controller.submitJob(trueJob(name)); !st) return state.SkipWithError(st.message().c_str());
+    {
+      std::unique_lock lock(mutex);
+      changed.wait(lock, [&] { return phase == JobPhase::Completed || phase == JobPhase::Failed; });
+    }
+    state.SetIterationTime(std::chrono::duration<double>(Clock::now() - start).count());
+    controller.deleteJob("bench", name);
+    while (!(*backend)->jobPods("bench", name).empty()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  controller.stop();
+  (*backend)->setListener(nullptr);
+}
+
+void localJob(benchmark::State& state, const char* isolation) {
+  LocalBackendConfig config;
+  config.workDir = (std::filesystem::temp_directory_path() / ("jobhost-bench-" + std::to_string(::getpid()))).string();
+  config.isolation = isolation;
+  runLocalJobs(state, config);
+  std::filesystem::remove_all(config.workDir);
+}
+
+void BM_LocalJob64(benchmark::State& state) { localJob(state, "none"); }
+void BM_LocalJob64Bwrap(benchmark::State& state) { localJob(state, "bwrap"); }
+
+void BM_DirectSpawn64(benchmark::State& state) {
+  for (auto _ : state) {
+    const auto start = Clock::now();
+    std::vector<pid_t> pids;
+    for (int i = 0; i < kPods; ++i) pids.push_back(spawn({"true"}));
+    for (pid_t pid : pids) ::waitpid(pid, nullptr, 0);
+    state.SetIterationTime(std::chrono::duration<double>(Clock::now() - start).count());
+  }
+}
+
+void BM_Mpirun64(benchmark::State& state) {
+  if (::access("/usr/bin/mpirun", X_OK) != 0) return state.SkipWithError("mpirun not installed");
+  for (auto _ : state) {
+    const auto start = Clock::now();
+    const pid_t pid = spawn({"mpirun", "-np", "64", "--oversubscribe", "--allow-run-as-root", "true"});
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    state.SetIterationTime(std::chrono::duration<double>(Clock::now() - start).count());
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return state.SkipWithError("mpirun failed");
+  }
+}
+
+BENCHMARK(BM_LocalJob64)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_LocalJob64Bwrap)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_DirectSpawn64)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_Mpirun64)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+}  // namespace
+
+BENCHMARK_MAIN();

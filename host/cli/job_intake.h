@@ -1,0 +1,32 @@
+// Job intake for the CLI commands: read a job file, apply Volcano's defaults, admit each job with
+// the host's rules and Validation plugins, and print findings as file:line:column: field: message.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "host/admission/admission.h"
+#include "host/admission/mutation.h"
+#include "host/spec/job_loader.h"
+
+namespace jobhost::cli {
+
+struct AdmittedJob {
+  JobDocument document;  // the defaulted job and its source positions
+  std::vector<PatchOp> defaults;
+  AdmissionResult admission;
+};
+
+/// Loads every job of `path`, mutates and validates each. Fails only when the file cannot be read
+/// or parsed (the message names file:line:column).
+Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const HostConfig& config,
+                                                const AdmissionConfig& admission);
+
+/// One line per error: "<file>:<line>:<col>: <field>: <message>", then warnings.
+void printFindings(const AdmittedJob& job, std::ostream& out);
+
+/// The job's "<namespace>/<name>".
+std::string jobKey(const Job& job);
+
+}  // namespace jobhost::cli

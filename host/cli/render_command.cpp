@@ -1,0 +1,79 @@
+// `jobhost render JOB`: a Kubernetes v1 List of every object the job creates when it starts, in a
+// fixed order: Job, PodGroup, ConfigMaps, Secrets, Services, NetworkPolicies, Pods.
+#include <ostream>
+
+#include "host/cli/cli.h"
+#include "host/cli/job_intake.h"
+#include "host/plugin/job_render.h"
+#include "host/plugin/plugin_job_plugins.h"
+#include "host/plugin/plugin_validation.h"
+#include "host/spec/encode.h"
+#include "host/spec/writers.h"
+
+namespace jobhost::cli {
+namespace {
+
+void appendRendered(const RenderedJob& r, rapidjson::Value& items, JsonAllocator& a, bool showSecrets) {
+  items.PushBack(encodeJob(r.job, a), a);
+  items.PushBack(encodePodGroup(r.podGroup, a), a);
+  for (const auto& o : r.objects.configMaps) items.PushBack(encodeConfigMap(o, a), a);
+  for (const auto& o : r.objects.secrets) items.PushBack(encodeSecret(o, a, EncodeOptions{!showSecrets}), a);
+  for (const auto& o : r.objects.services) items.PushBack(encodeService(o, a), a);
+  for (const auto& o : r.objects.networkPolicies) items.PushBack(encodeNetworkPolicy(o, a), a);
+  for (const auto& p : r.pods) items.PushBack(encodePod(p, a), a);
+}
+
+}  // namespace
+
+int renderCommand(const Args& args, Streams io) {
+  if (args.positionals.size() != 1) {
+    io.err << "jobhost render: give exactly one job file\n";
+    return kUsage;
+  }
+  const std::string format = args.get("o").value_or(args.get("output").value_or("yaml"));
+  if (format != "yaml" && format != "json") {
+    io.err << "jobhost render: -o must be yaml or json, not \"" << format << "\"\n";
+    return kUsage;
+  }
+  auto config = loadConfig(args, io);
+  if (!config) return kConfigError;
+  auto registry = Registry::load(*config);
+  if (!registry) {
+    io.err << "jobhost: plugin load failed: " << registry.error() << "\n";
+    return kConfigError;
+  }
+  auto jobs = admitJobFile(args.positionals[0], *config, admissionConfig(*config, **registry));
+  if (!jobs) {
+    io.err << jobs.error() << "\n";
+    return kInputError;
+  }
+  PluginJobPlugins plugins(*registry, config->priorityClasses);
+  rapidjson::Document list(rapidjson::kObjectType);
+  auto& a = list.GetAllocator();
+  rapidjson::Value items(rapidjson::kArrayType);
+  int rc = kOk;
+  for (const auto& job : *jobs) {
+    if (!job.admission.allowed) {
+      io.err << args.positionals[0] << ": job " << jobKey(job.document.job) << ": rejected\n";
+      printFindings(job, io.err);
+      rc = kRejected;
+      continue;
+    }
+    auto rendered = renderJob(plugins, job.document.job);
+    if (!rendered) {
+      io.err << args.positionals[0] << ": job " << jobKey(job.document.job) << ": " << rendered.error() << "\n";
+      rc = kRejected;
+      continue;
+    }
+    appendRendered(*rendered, items, a, args.has("show-secrets"));
+  }
+  if (rc != kOk) return rc;
+  list.AddMember("apiVersion", "v1", a);
+  list.AddMember("kind", "List", a);
+  list.AddMember("items", items, a);
+  list.AddMember("metadata", rapidjson::Value(rapidjson::kObjectType), a);
+  io.out << (format == "json" ? toJson(list, true) + "\n" : toYaml(list));
+  return kOk;
+}
+
+}  // namespace jobhost::cli

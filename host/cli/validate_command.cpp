@@ -1,0 +1,50 @@
+// `jobhost validate JOB...`: admission only — defaults, Volcano's rules and every Validation
+// plugin — printing each error with file:line:column and field path; exit 0 only if all pass.
+#include <ostream>
+
+#include "host/cli/cli.h"
+#include "host/cli/job_intake.h"
+#include "host/plugin/plugin_validation.h"
+#include "host/plugin/registry.h"
+
+namespace jobhost::cli {
+
+int validateCommand(const Args& args, Streams io) {
+  if (args.positionals.empty()) {
+    io.err << "jobhost validate: give at least one job file\n";
+    return kUsage;
+  }
+  auto config = loadConfig(args, io);
+  if (!config) return kConfigError;
+  auto registry = Registry::load(*config);
+  if (!registry) {
+    io.err << "jobhost: plugin load failed: " << registry.error() << "\n";
+    return kConfigError;
+  }
+  const AdmissionConfig admission = admissionConfig(*config, **registry);
+  bool allPassed = true;
+  for (const auto& file : args.positionals) {
+    auto jobs = admitJobFile(file, *config, admission);
+    if (!jobs) {
+      io.out << jobs.error() << "\n";
+      allPassed = false;
+      continue;
+    }
+    for (const auto& job : *jobs) {
+      const std::string who = file + ": job " + jobKey(job.document.job);
+      if (job.admission.allowed) {
+        io.out << who << ": valid\n";
+        for (const auto& d : job.defaults) io.out << "  default " << d.path << " = " << d.value << "\n";
+        printFindings(job, io.out);
+      } else {
+        allPassed = false;
+        io.out << who << ": rejected (" << job.admission.errors.size() << " error"
+               << (job.admission.errors.size() == 1 ? "" : "s") << ")\n";
+        printFindings(job, io.out);
+      }
+    }
+  }
+  return allPassed ? kOk : kRejected;
+}
+
+}  // namespace jobhost::cli

@@ -1,0 +1,54 @@
+// Rendering a job: hooks run against an ObjectStore instead of a cluster, so `jobhost render`
+// shows exactly what the controller would create; objects only built are added after them.
+#include "host/plugin/job_render.h"
+
+#include "host/plugin/object_store.h"
+#include "host/spec/uid.h"
+
+namespace jobhost {
+namespace {
+
+template <class T>
+void addMissing(std::vector<T>& into, const std::vector<T>& from) {
+  for (const auto& o : from) {
+    bool present = false;
+    for (const auto& x : into) present |= x.metadata.name == o.metadata.name;
+    if (!present) into.push_back(o);
+  }
+}
+
+}  // namespace
+
+Expected<RenderedJob> renderJob(PluginJobPlugins& plugins, Job job) {
+  if (job.metadata.uid.empty()) job.metadata.uid = stableUid(job.metadata.namespace_, job.metadata.name);
+  if (Status st = plugins.prepare(job); !st) return Expected<RenderedJob>::failure(st.message());
+  auto built = plugins.prepared(job);
+  if (!built) return Expected<RenderedJob>::failure(built.error());
+
+  RenderedJob out;
+  ObjectStore store;
+  Job started = job;
+  if (Status st = plugins.onJobAdd(started, store); !st) return Expected<RenderedJob>::failure(st.message());
+  out.objects = store.objects();
+  out.hookCalls = store.calls();
+  for (const auto& b : (*built)->built) {
+    addMissing(out.objects.configMaps, b.components.configMaps);
+    addMissing(out.objects.secrets, b.components.secrets);
+    addMissing(out.objects.services, b.components.services);
+    addMissing(out.objects.networkPolicies, b.components.networkPolicies);
+  }
+  auto pg = plugins.makePodGroup(started);
+  if (!pg) return Expected<RenderedJob>::failure(pg.error());
+  out.podGroup = std::move(*pg);
+  for (size_t t = 0; t < started.spec.tasks.size(); ++t) {
+    for (int32_t i = 0; i < started.spec.tasks[t].replicas; ++i) {
+      auto pod = plugins.makePod(started, t, i);
+      if (!pod) return Expected<RenderedJob>::failure(pod.error());
+      out.pods.push_back(std::move(*pod));
+    }
+  }
+  out.job = std::move(job);
+  return out;
+}
+
+}  // namespace jobhost

@@ -1,0 +1,33 @@
+// Runs Validation plugins for admission and turns a plugin's own failure into a field error at
+// spec.plugins.<name>, so one broken plugin never hides the others' findings.
+#include "host/plugin/plugin_validation.h"
+
+namespace jobhost {
+
+PluginValidation validationPlugins(const Registry& registry) {
+  return [&registry](const Job& job, const Job* oldJob, ValidationResult& out) {
+    for (const auto& a : registry.activeAt(Point::Validation, job)) {
+      Status st;
+      try {
+        st = a.plugin->loaded.instance->validation()->validate(job, oldJob, a.args, out);
+      } catch (const std::exception& e) {
+        st = Status::error(std::string("threw an exception: ") + e.what());
+      } catch (...) {
+        st = Status::error("threw a non-standard exception");
+      }
+      if (!st)
+        out.errors.push_back({"spec.plugins." + a.plugin->names[0],
+                              "plugin \"" + a.plugin->names[0] + "\" failed in Validation: " + st.message()});
+    }
+  };
+}
+
+AdmissionConfig admissionConfig(const HostConfig& config, const Registry& registry) {
+  AdmissionConfig out;
+  out.queues = config.queues;
+  out.knownPlugin = [&registry](const std::string& name) { return registry.find(name) != nullptr; };
+  out.pluginValidation = validationPlugins(registry);
+  return out;
+}
+
+}  // namespace jobhost

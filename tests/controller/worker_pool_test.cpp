@@ -1,0 +1,98 @@
+// WorkerPool: FNV-1 routing (Go's hash/fnv New32), client-go dedup semantics, backoff on the
+// virtual clock and idle tracking.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+
+#include "host/controller/virtual_clock.h"
+#include "host/controller/worker_pool.h"
+
+namespace jobhost {
+namespace {
+
+TEST(Fnv1, MatchesGoHashFnvNew32) {
+  EXPECT_EQ(fnv1Hash32(""), 0x811c9dc5u);
+  EXPECT_EQ(fnv1Hash32("a"), 0x050c5d7eu);
+  EXPECT_EQ(fnv1Hash32("foobar"), 0x31f0b262u);
+}
+
+Request named(const std::string& job, const std::string& event = "OutOfSync") {
+  Request r;
+  r.namespace_ = "ns";
+  r.jobName = job;
+  r.event = event;
+  return r;
+}
+
+TEST(WorkerPool, IdenticalQueuedRequestsAreProcessedOnce) {
+  VirtualClock clock;
+  WorkerPool pool(1, clock);
+  std::mutex m;
+  std::vector<std::string> seen;
+  std::atomic<bool> release{false};
+  pool.start([&](const Request& r) {
+    while (r.jobName == "blocker" && !release) std::this_thread::yield();
+    std::lock_guard l(m);
+    seen.push_back(r.jobName + "/" + r.event);
+  });
+  pool.add(named("blocker"));
+  pool.add(named("a"));
+  pool.add(named("a"));
+  pool.add(named("a", "PodPending"));
+  release = true;
+  pool.waitForIdle();
+  EXPECT_EQ(seen, std::vector<std::string>({"blocker/OutOfSync", "a/OutOfSync", "a/PodPending"}));
+  pool.stop();
+}
+
+TEST(WorkerPool, BackoffDoublesFromFiveMsAndForgetResets) {
+  VirtualClock clock;
+  WorkerPool pool(2, clock);
+  std::atomic<int> runs{0};
+  pool.start([&](const Request&) { ++runs; });
+  Request r = named("a");
+  for (int i = 0; i < 4; ++i) pool.addRateLimited(r);
+  EXPECT_EQ(pool.numRequeues(r), 4);
+  // Delays 5, 10, 20, 40 ms; the four timers coalesce into requests processed as they fire.
+  clock.advanceTo(4);
+  pool.waitForIdle();
+  EXPECT_EQ(runs.load(), 0);
+  clock.advanceTo(5);
+  pool.waitForIdle();
+  EXPECT_EQ(runs.load(), 1);
+  for (TimeMs t : {10, 20, 40}) {
+    clock.advanceTo(t);
+    pool.waitForIdle();
+  }
+  EXPECT_EQ(runs.load(), 4);
+  pool.forget(r);
+  EXPECT_EQ(pool.numRequeues(r), 0);
+  pool.stop();
+}
+
+TEST(WorkerPool, BackoffIsCappedAt180Seconds) {
+  VirtualClock clock;
+  WorkerPool pool(1, clock);
+  std::atomic<int> runs{0};
+  pool.start([&](const Request&) { ++runs; });
+  Request r = named("a");
+  for (int i = 0; i < 20; ++i) pool.addRateLimited(r);
+  clock.advanceTo(179'999);
+  pool.waitForIdle();
+  int before = runs.load();
+  clock.advanceTo(180'000);
+  pool.waitForIdle();
+  EXPECT_GT(runs.load(), before);
+  EXPECT_FALSE(clock.nextDue().has_value());
+  pool.stop();
+}
+
+TEST(WorkerPool, OneJobAlwaysOnTheSameWorker) {
+  VirtualClock clock;
+  WorkerPool pool(4, clock);
+  EXPECT_EQ(pool.workerOf("ns/job"), fnv1Hash32("ns/job") % 4);
+}
+
+}  // namespace
+}  // namespace jobhost
