@@ -67,10 +67,23 @@ void WorkerPool::add(const Request& req) {
   Worker& w = workerFor(req);
   std::lock_guard lock(w.mutex);
   if (!w.dirty.insert(req).second) return;
+  if (rounds_) {
+    std::string key = req.jobKey();
+    if (auto it = w.deferred.find(key); it != w.deferred.end()) {
+      it->second.push_back(req);  // behind the job's waiting requests
+      return;
+    }
+  }
   increment();
   if (w.processing && *w.processing == req) return;  // re-queued when its processing is done
   w.queue.push_back(req);
   scheduleDrain(w);
+}
+
+void WorkerPool::defer(Worker& w, Request req, const std::string& key) {
+  auto [it, fresh] = w.deferred.try_emplace(key);
+  if (fresh) w.deferredJobs.push_back(key);
+  it->second.push_back(std::move(req));
 }
 
 void WorkerPool::drain(Worker& w) {
@@ -84,10 +97,13 @@ void WorkerPool::drain(Worker& w) {
       }
       req = std::move(w.queue.front());
       w.queue.pop_front();
-      if (rounds_ && !w.served.insert(req.jobKey()).second) {
-        w.deferred.push_back(std::move(req));  // stays in `dirty`: still queued for dedup
-        decrement();
-        continue;
+      if (rounds_) {
+        std::string key = req.jobKey();
+        if (!w.served.insert(key).second) {
+          defer(w, std::move(req), key);  // stays in `dirty`: still queued for dedup
+          decrement();
+          continue;
+        }
       }
       w.dirty.erase(req);
       w.processing = req;
@@ -96,7 +112,14 @@ void WorkerPool::drain(Worker& w) {
     {
       std::lock_guard lock(w.mutex);
       w.processing.reset();
-      if (w.dirty.count(req)) w.queue.push_back(req);
+      if (w.dirty.count(req)) {
+        if (rounds_) {
+          defer(w, req, req.jobKey());  // this job was served this round
+          decrement();
+        } else {
+          w.queue.push_back(req);
+        }
+      }
     }
     decrement();
   }
@@ -111,11 +134,19 @@ bool WorkerPool::startNextRound() {
     Worker& w = *wp;
     std::lock_guard lock(w.mutex);
     w.served.clear();
-    if (w.deferred.empty()) continue;
-    any = true;
-    pending_.fetch_add(static_cast<int64_t>(w.deferred.size()));
-    for (auto it = w.deferred.rbegin(); it != w.deferred.rend(); ++it) w.queue.push_front(std::move(*it));
-    w.deferred.clear();
+    std::deque<std::string> still;
+    for (auto& key : w.deferredJobs) {
+      auto it = w.deferred.find(key);
+      w.queue.push_back(std::move(it->second.front()));
+      it->second.pop_front();
+      increment();
+      any = true;
+      if (it->second.empty())
+        w.deferred.erase(it);
+      else
+        still.push_back(std::move(key));
+    }
+    w.deferredJobs.swap(still);
     scheduleDrain(w);
   }
   return any;

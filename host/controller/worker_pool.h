@@ -75,8 +75,10 @@ class WorkerPool {
     std::deque<Request> queue;
     std::unordered_set<Request, RequestHash> dirty;
     std::optional<Request> processing;
-    std::deque<Request> deferred;                // rounds: requests of jobs already served
-    std::unordered_set<std::string> served;      // rounds: job keys served this round
+    // Rounds: requests of jobs already served this round, FIFO per job, and the jobs in order.
+    std::unordered_map<std::string, std::deque<Request>> deferred;
+    std::deque<std::string> deferredJobs;
+    std::unordered_set<std::string> served;  // job keys served this round
     std::unordered_map<Request, int, RequestHash> failures;
     bool drainScheduled = false;
   };
@@ -84,6 +86,7 @@ class WorkerPool {
   Worker& workerFor(const Request& req) { return *workers_[workerOf(req.jobKey())]; }
   void drain(Worker& w);
   void scheduleDrain(Worker& w);  // w.mutex held
+  void defer(Worker& w, Request req, const std::string& key);  // w.mutex held
   void increment() { pending_.fetch_add(1); }
   void decrement();
 

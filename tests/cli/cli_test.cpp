@@ -1,0 +1,160 @@
+// CLI tests run the real command table in-process: help, version, exit codes, `plugins` listing
+// the six shipped .so files, `validate` output with file:line:column, config and load errors.
+#include "host/cli/cli.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "jobhost/version.h"
+
+namespace jobhost::cli {
+namespace {
+
+struct Run {
+  int rc;
+  std::string out, err;
+};
+
+Run run(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  int rc = runCli(args, {out, err});
+  return {rc, out.str(), err.str()};
+}
+
+std::string writeTemp(const std::string& name, const std::string& text) {
+  std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string example(const std::string& name) { return std::string(JOBHOST_SOURCE_DIR) + "/examples/jobs/" + name; }
+
+TEST(Cli, HelpVersionAndUsageErrors) {
+  auto help = run({"--help"});
+  EXPECT_EQ(help.rc, kOk);
+  EXPECT_NE(help.out.find("usage: jobhost <command> [options]"), std::string::npos);
+  EXPECT_NE(help.out.find("  render    print every Kubernetes object"), std::string::npos);
+  EXPECT_EQ(run({}).rc, kUsage);
+  auto version = run({"--version"});
+  EXPECT_EQ(version.out, "jobhost " JOBHOST_SDK_VERSION_STRING " (plugin ABI 1.0, build key " JOBHOST_BUILD_KEY ")\n");
+  auto unknown = run({"launch"});
+  EXPECT_EQ(unknown.rc, kUsage);
+  EXPECT_NE(unknown.err.find("jobhost: unknown command \"launch\""), std::string::npos);
+  auto badOption = run({"plugins", "--colour"});
+  EXPECT_EQ(badOption.rc, kUsage);
+  EXPECT_NE(badOption.err.find("jobhost plugins: unknown option --colour"), std::string::npos);
+  auto cmdHelp = run({"validate", "--help"});
+  EXPECT_EQ(cmdHelp.rc, kOk);
+  EXPECT_EQ(cmdHelp.out.rfind("usage: jobhost validate JOB... [--config FILE]", 0), 0u);
+}
+
+TEST(Cli, PluginsListsTheSixShippedPluginsFromTheirSharedObjects) {
+  auto r = run({"plugins"});
+  ASSERT_EQ(r.rc, kOk) << r.err;
+  for (const char* name : {"env", "svc", "ssh", "torch (pytorch)", "mpi", "coscheduling"})
+    EXPECT_NE(r.out.find(std::string("\n") + name + " "), std::string::npos) << name << "\n" << r.out;
+  for (const char* file : {"libjobhost_env.so", "libjobhost_svc.so", "libjobhost_ssh.so", "libjobhost_torch.so",
+                           "libjobhost_mpi.so", "libjobhost_coscheduling.so"})
+    EXPECT_NE(r.out.find(std::string(JOBHOST_PLUGIN_DIR) + "/" + file), std::string::npos) << file;
+  EXPECT_NE(r.out.find("Validation,MLPolicy,JobHooks"), std::string::npos) << r.out;
+}
+
+TEST(Cli, PluginsReportsARequiredPluginThatFailsToLoad) {
+  auto config = writeTemp("broken.json", R"({"pluginPath": [")" JOBHOST_FIXTURE_DIR R"("],
+      "plugins": [{"name": "abimajor"}]})");
+  auto r = run({"plugins", "--config", config});
+  EXPECT_EQ(r.rc, kConfigError);
+  EXPECT_NE(r.err.find("jobhost: plugin load failed: " JOBHOST_FIXTURE_DIR "/libjobhost_abimajor.so: plugin "
+                       "\"abimajor\" was built for plugin ABI 2.0"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(Cli, ConfigErrorsNameTheFileAndLine) {
+  auto config = writeTemp("bad.json", "{\n  \"controller\": {\"workers\": \"three\"}\n}\n");
+  auto r = run({"plugins", "--config", config});
+  EXPECT_EQ(r.rc, kConfigError);
+  EXPECT_EQ(r.err, "jobhost: config error: " + config + ":2:18: controller.workers: must be an integer\n");
+}
+
+TEST(Cli, ValidateAcceptsEveryExample) {
+  for (const char* f : {"tensorflow-dist-mnist.yaml", "pytorch-mnist.yaml", "mpi-lm.yaml", "depends-on.yaml",
+                        "partitioned.yaml", "task-policies.yaml"}) {
+    auto r = run({"validate", example(f)});
+    EXPECT_EQ(r.rc, kOk) << f << "\n" << r.out << r.err;
+  }
+}
+
+TEST(Cli, ValidatePrintsEveryErrorWithItsPlace) {
+  auto job = writeTemp("bad-job.yaml", R"(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata:
+  name: bad
+spec:
+  queue: nowhere
+  plugins:
+    mpi: []
+    pytorch: ["--bogus=1"]
+  tasks:
+    - name: mpimaster
+      replicas: 1
+      template:
+        spec:
+          containers:
+            - name: main
+              image: busybox
+)");
+  auto r = run({"validate", job});
+  EXPECT_EQ(r.rc, kRejected);
+  EXPECT_NE(r.out.find(job + ": job default/bad: rejected ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("The specified mpi master task was not found"), std::string::npos) << r.out;
+}
+
+TEST(Cli, ValidateRejectsPolicyAndQueueErrorsWithVolcanoWording) {
+  auto job = writeTemp("bad-policy.yaml", R"(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata:
+  name: bad-policy
+spec:
+  queue: nowhere
+  policies:
+    - event: PodExploded
+      action: RestartJob
+  tasks:
+    - name: worker
+      replicas: 2
+      minAvailable: 3
+      template:
+        spec:
+          containers:
+            - name: main
+              image: busybox
+)");
+  auto r = run({"validate", job});
+  EXPECT_EQ(r.rc, kRejected);
+  EXPECT_NE(r.out.find(job + ":13:21: spec.tasks[0].minAvailable: 'minAvailable' is greater than 'replicas' in "
+                             "task: worker, job: bad-policy"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("invalid policy event"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unable to find job queue: queue.scheduling.volcano.sh \"nowhere\" not found"), std::string::npos) << r.out;
+}
+
+TEST(Cli, ValidateReportsMalformedYamlWithPosition) {
+  auto job = writeTemp("malformed.yaml", "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nspec: [\n");
+  auto r = run({"validate", job});
+  EXPECT_EQ(r.rc, kRejected);
+  EXPECT_EQ(r.out.rfind(job + ":", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("invalid YAML"), std::string::npos) << r.out;
+}
+
+TEST(Cli, RenderRejectsBadOutputFormat) {
+  auto r = run({"render", example("mpi-lm.yaml"), "-o", "xml"});
+  EXPECT_EQ(r.rc, kUsage);
+  EXPECT_NE(r.err.find("-o must be yaml or json"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace jobhost::cli
