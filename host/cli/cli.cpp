@@ -44,6 +44,14 @@ const std::vector<Command>& commands() {
        "index). Secret data is redacted unless --show-secrets is given. Exits 1 when the job is\n"
        "rejected or a plugin fails, 4 when the file cannot be read or parsed.\n",
        {"config", "o", "output"}, {"show-secrets"}, &renderCommand},
+      {"simulate", "run a job on the simulated cluster under a virtual clock, following a script",
+       "usage: jobhost simulate JOB --script FILE [--config FILE]\n\n"
+       "Admits the job, then runs it on the sim backend (nodes from the script's `cluster`, else the\n"
+       "config's backend.sim) under a virtual clock, following the script's pod behaviours and timed\n"
+       "events. Prints one JSON object per request the controller handled (t_ms, event, pod,\n"
+       "exitCode, action, delay_ms, phase, retryCount, version, pending, running, succeeded, failed,\n"
+       "terminating) and a last line {\"final\": <job status>}. See README \"Simulating a job\".\n",
+       {"config", "script"}, {}, &simulateCommand},
   };
   return table;
 }

@@ -55,6 +55,7 @@ int runCli(const std::vector<std::string>& argv, Streams io);
 int pluginsCommand(const Args& args, Streams io);
 int validateCommand(const Args& args, Streams io);
 int renderCommand(const Args& args, Streams io);
+int simulateCommand(const Args& args, Streams io);
 int runCommand(const Args& args, Streams io);
 
 }  // namespace jobhost::cli
