@@ -11,7 +11,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   bubblewrap                             # private mount namespace for local pods
   openmpi-bin libopenmpi-dev openssh-server openssh-client  # the MPI example job
-  python3 procps                         # the PyTorch-style example; process checks in tests
+  python3 procps util-linux              # the PyTorch-style example; process checks; nsenter
 )
 
 missing=()

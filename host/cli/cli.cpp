@@ -23,6 +23,15 @@ struct Command {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
+      {"run", "run a job for real on this machine (local backend) and show its progress",
+       "usage: jobhost run JOB [--config FILE]\n\n"
+       "Admits the job and runs it on the local backend: every pod is a real process group on this\n"
+       "machine, with its own loopback address, /etc/hosts, and ConfigMap/Secret files at their\n"
+       "mount paths (bubblewrap). Shows live progress (a redrawn view on a terminal, one line per\n"
+       "change otherwise) and a summary with the log directory. Ctrl-C terminates the job cleanly.\n"
+       "Exit codes: 0 Completed, 10 Failed, 11 Aborted, 12 Terminated, 1 rejected by admission,\n"
+       "130 interrupted.\n",
+       {"config"}, {}, &runCommand},
       {"plugins", "list the plugins the config loads",
        "usage: jobhost plugins [--config FILE]\n\n"
        "Loads every plugin the config names (the built-in default config when --config is not\n"

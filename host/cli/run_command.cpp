@@ -7,16 +7,15 @@
 #include <filesystem>
 #include <iostream>
 
-#include "host/admission/admission.h"
-#include "host/admission/mutation.h"
 #include "host/cli/cli.h"
+#include "host/cli/job_intake.h"
 #include "host/cli/run_progress.h"
 #include "host/cluster/local/local_backend.h"
 #include "host/controller/controller.h"
 #include "host/controller/real_clock.h"
 #include "host/plugin/plugin_job_plugins.h"
+#include "host/plugin/plugin_validation.h"
 #include "host/plugin/registry.h"
-#include "host/spec/job_loader.h"
 
 namespace jobhost::cli {
 namespace {
@@ -45,32 +44,6 @@ class BlockedSignals {
   sigset_t set_{}, old_{};
 };
 
-PluginValidation validationPlugins(const Registry& registry) {
-  return [&registry](const Job& job, const Job* oldJob, ValidationResult& out) {
-    for (const auto& active : registry.activeAt(Point::Validation, job)) {
-      ValidationPlugin* plugin = active.plugin->loaded.instance->validation();
-      if (!plugin) continue;
-      if (Status st = plugin->validate(job, oldJob, active.args, out); !st)
-        out.errors.push_back({"spec.plugins." + active.plugin->names[0], st.message()});
-    }
-  };
-}
-
-// Mutation and admission; prints every finding at its file:line:col. False when rejected.
-bool admit(JobDocument& doc, const HostConfig& config, const Registry& registry, Streams io) {
-  mutateJob(doc.job, MutationConfig{config.schedulerNames});
-  AdmissionConfig admission;
-  admission.queues = config.queues;
-  admission.knownPlugin = [&registry](const std::string& name) { return registry.find(name) != nullptr; };
-  admission.pluginValidation = validationPlugins(registry);
-  const AdmissionResult result = validateJobCreate(doc.job, admission);
-  for (const auto& w : result.warnings) io.err << "warning: " << w << "\n";
-  for (const auto& e : result.errors)
-    io.err << doc.source.where(e.field) << ": " << (e.field.empty() ? "" : e.field + ": ") << e.message << "\n";
-  if (!result.allowed) io.err << "jobhost run: job \"" << doc.job.metadata.name << "\" rejected by admission\n";
-  return result.allowed;
-}
-
 int exitCodeOf(JobPhase phase) {
   switch (phase) {
     case JobPhase::Completed: return kOk;
@@ -91,15 +64,6 @@ int runCommand(const Args& args, Streams io) {
   }
   auto config = loadConfig(args, io);
   if (!config) return kConfigError;
-  auto docs = loadJobs(args.positionals[0]);
-  if (!docs) {
-    io.err << "jobhost run: " << docs.error() << "\n";
-    return kInputError;
-  }
-  if (docs->size() != 1) {
-    io.err << "jobhost run: " << args.positionals[0] << " holds " << docs->size() << " jobs; run takes exactly one\n";
-    return kInputError;
-  }
   std::vector<std::string> warnings;
   auto registry = Registry::load(*config, &warnings);
   if (!registry) {
@@ -107,10 +71,24 @@ int runCommand(const Args& args, Streams io) {
     return kConfigError;
   }
   for (const auto& w : warnings) io.err << "warning: " << w << "\n";
-  JobDocument& doc = docs->front();
-  if (doc.job.metadata.namespace_.empty()) doc.job.metadata.namespace_ = "default";
-  if (!admit(doc, *config, **registry, io)) return kRejected;
-  const std::string ns = doc.job.metadata.namespace_, name = doc.job.metadata.name;
+  auto jobs = admitJobFile(args.positionals[0], *config, admissionConfig(*config, **registry));
+  if (!jobs) {
+    io.err << "jobhost run: " << jobs.error() << "\n";
+    return kInputError;
+  }
+  if (jobs->size() != 1) {
+    io.err << "jobhost run: " << args.positionals[0] << " holds " << jobs->size() << " jobs; run takes exactly one\n";
+    return kInputError;
+  }
+  AdmittedJob& admitted = jobs->front();
+  printFindings(admitted, io.err);
+  if (!admitted.admission.allowed) {
+    io.err << "jobhost run: job \"" << admitted.document.job.metadata.name << "\" rejected by admission\n";
+    return kRejected;
+  }
+  Job& job = admitted.document.job;
+  if (job.metadata.namespace_.empty()) job.metadata.namespace_ = "default";
+  const std::string ns = job.metadata.namespace_, name = job.metadata.name;
 
   BlockedSignals signals;
   auto backend = LocalBackend::create(config->local);
@@ -127,7 +105,7 @@ int runCommand(const Args& args, Streams io) {
   Controller controller(config->controller, clock, local, plugins);
   local.setListener(&controller.listener());
   controller.start();
-  if (Status st = controller.submitJob(doc.job); !st) {
+  if (Status st = controller.submitJob(job); !st) {
     io.err << "jobhost run: cannot start job " << ns << "/" << name << ": " << st.message() << "\n";
     controller.stop();
     local.setListener(nullptr);

@@ -74,9 +74,9 @@ ClusterStatus LocalBackend::applyObjects(const std::string& ns, const Components
   // Running pods see ConfigMap/Secret updates in their (directory) volumes, as on a cluster.
   for (const auto& [key, p] : pods_) {
     if (!p->run || p->state.namespace_() != ns) continue;
-    for (const auto& [kind, name] : refreshed)
-      boost::asio::post(io_, [this, layout = p->layout, pod = p->state.object, kind, name, ns] {
-        refreshVolumes(layout, *pod, kind, name, lookupIn(ns));
+    for (const auto& object : refreshed)
+      boost::asio::post(io_, [this, layout = p->layout, pod = p->state.object, object, ns] {
+        refreshVolumes(layout, *pod, object.first, object.second, lookupIn(ns));
       });
   }
   return ClusterStatus::success();
