@@ -2,6 +2,8 @@
 // admission; each finding is located in the user's file through the job's SourceDoc.
 #include "host/cli/job_intake.h"
 
+#include "host/plugin/plugin_validation.h"
+
 #include <ostream>
 
 namespace jobhost::cli {
@@ -26,6 +28,48 @@ void printFindings(const AdmittedJob& job, std::ostream& out) {
     out << job.document.source.where(e.field) << ": " << e.field << ": " << e.message << "\n";
   for (const auto& w : job.admission.warnings)
     out << job.document.source.file << ": warning: " << w << "\n";
+}
+
+std::optional<HostSetup> loadHostSetup(const Args& args, Streams io, int* exitCode) {
+  *exitCode = kConfigError;
+  auto config = loadConfig(args, io);
+  if (!config) return std::nullopt;
+  std::vector<std::string> warnings;
+  auto registry = Registry::load(*config, &warnings);
+  if (!registry) {
+    io.err << "jobhost: plugin load failed: " << registry.error() << "\n";
+    return std::nullopt;
+  }
+  for (const auto& w : warnings) io.err << "warning: " << w << "\n";
+  HostSetup host{std::move(*config), *registry, {}};
+  host.admission = admissionConfig(host.config, *host.registry);
+  *exitCode = kOk;
+  return host;
+}
+
+std::optional<AdmittedJob> admitSingleJob(const std::string& command, const std::string& path,
+                                          const HostSetup& host, Streams io, int* exitCode) {
+  auto jobs = admitJobFile(path, host.config, host.admission);
+  if (!jobs) {
+    io.err << jobs.error() << "\n";
+    *exitCode = kInputError;
+    return std::nullopt;
+  }
+  if (jobs->size() != 1) {
+    io.err << "jobhost " << command << ": " << path << " holds " << jobs->size() << " jobs; " << command
+           << " takes exactly one\n";
+    *exitCode = kInputError;
+    return std::nullopt;
+  }
+  AdmittedJob& job = jobs->front();
+  printFindings(job, io.err);
+  if (!job.admission.allowed) {
+    io.err << "jobhost " << command << ": job " << jobKey(job.document.job) << " rejected by admission\n";
+    *exitCode = kRejected;
+    return std::nullopt;
+  }
+  *exitCode = kOk;
+  return std::move(job);
 }
 
 std::string jobKey(const Job& job) { return job.metadata.namespace_ + "/" + job.metadata.name; }

@@ -8,6 +8,8 @@
 
 #include "host/admission/admission.h"
 #include "host/admission/mutation.h"
+#include "host/cli/cli.h"
+#include "host/plugin/registry.h"
 #include "host/spec/job_loader.h"
 
 namespace jobhost::cli {
@@ -25,6 +27,23 @@ Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const H
 
 /// One line per error: "<file>:<line>:<col>: <field>: <message>", then warnings.
 void printFindings(const AdmittedJob& job, std::ostream& out);
+
+/// The config (--config or the built-in default) and its loaded plugins.
+struct HostSetup {
+  HostConfig config;
+  std::shared_ptr<Registry> registry;
+  AdmissionConfig admission;  // refers to *registry
+};
+
+/// Loads config and plugins for `command`, printing errors and optional-plugin warnings to
+/// io.err. On failure returns nullopt and sets *exitCode (kConfigError).
+std::optional<HostSetup> loadHostSetup(const Args& args, Streams io, int* exitCode);
+
+/// For commands that take exactly one admitted job (run, simulate): loads `path`, requires one
+/// job that passes admission, prints findings to io.err. On failure returns nullopt and sets
+/// *exitCode (kInputError for unreadable files or several jobs, kRejected for admission).
+std::optional<AdmittedJob> admitSingleJob(const std::string& command, const std::string& path,
+                                          const HostSetup& host, Streams io, int* exitCode);
 
 /// The job's "<namespace>/<name>".
 std::string jobKey(const Job& job);

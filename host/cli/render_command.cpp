@@ -6,7 +6,6 @@
 #include "host/cli/job_intake.h"
 #include "host/plugin/job_render.h"
 #include "host/plugin/plugin_job_plugins.h"
-#include "host/plugin/plugin_validation.h"
 #include "host/spec/encode.h"
 #include "host/spec/writers.h"
 
@@ -35,23 +34,19 @@ int renderCommand(const Args& args, Streams io) {
     io.err << "jobhost render: -o must be yaml or json, not \"" << format << "\"\n";
     return kUsage;
   }
-  auto config = loadConfig(args, io);
-  if (!config) return kConfigError;
-  auto registry = Registry::load(*config);
-  if (!registry) {
-    io.err << "jobhost: plugin load failed: " << registry.error() << "\n";
-    return kConfigError;
-  }
-  auto jobs = admitJobFile(args.positionals[0], *config, admissionConfig(*config, **registry));
+  int rc = kOk;
+  auto host = loadHostSetup(args, io, &rc);
+  if (!host) return rc;
+  const HostConfig* config = &host->config;
+  auto jobs = admitJobFile(args.positionals[0], *config, host->admission);
   if (!jobs) {
     io.err << jobs.error() << "\n";
     return kInputError;
   }
-  PluginJobPlugins plugins(*registry, config->priorityClasses);
+  PluginJobPlugins plugins(host->registry, config->priorityClasses);
   rapidjson::Document list(rapidjson::kObjectType);
   auto& a = list.GetAllocator();
   rapidjson::Value items(rapidjson::kArrayType);
-  int rc = kOk;
   for (const auto& job : *jobs) {
     if (!job.admission.allowed) {
       io.err << args.positionals[0] << ": job " << jobKey(job.document.job) << ": rejected\n";

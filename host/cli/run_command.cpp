@@ -62,31 +62,14 @@ int runCommand(const Args& args, Streams io) {
     io.err << "jobhost run: expected exactly one job file\n";
     return kUsage;
   }
-  auto config = loadConfig(args, io);
-  if (!config) return kConfigError;
-  std::vector<std::string> warnings;
-  auto registry = Registry::load(*config, &warnings);
-  if (!registry) {
-    io.err << "jobhost: plugin load failed: " << registry.error() << "\n";
-    return kConfigError;
-  }
-  for (const auto& w : warnings) io.err << "warning: " << w << "\n";
-  auto jobs = admitJobFile(args.positionals[0], *config, admissionConfig(*config, **registry));
-  if (!jobs) {
-    io.err << "jobhost run: " << jobs.error() << "\n";
-    return kInputError;
-  }
-  if (jobs->size() != 1) {
-    io.err << "jobhost run: " << args.positionals[0] << " holds " << jobs->size() << " jobs; run takes exactly one\n";
-    return kInputError;
-  }
-  AdmittedJob& admitted = jobs->front();
-  printFindings(admitted, io.err);
-  if (!admitted.admission.allowed) {
-    io.err << "jobhost run: job \"" << admitted.document.job.metadata.name << "\" rejected by admission\n";
-    return kRejected;
-  }
-  Job& job = admitted.document.job;
+  int rc = kOk;
+  auto host = loadHostSetup(args, io, &rc);
+  if (!host) return rc;
+  auto admitted = admitSingleJob("run", args.positionals[0], *host, io, &rc);
+  if (!admitted) return rc;
+  const HostConfig* config = &host->config;
+  const auto& registry = host->registry;
+  Job& job = admitted->document.job;
   if (job.metadata.namespace_.empty()) job.metadata.namespace_ = "default";
   const std::string ns = job.metadata.namespace_, name = job.metadata.name;
 
@@ -100,7 +83,7 @@ int runCommand(const Args& args, Streams io) {
   const std::string logDir = local.jobDir(ns, name);
   std::error_code ec;
   std::filesystem::remove_all(logDir, ec);  // every run starts with a fresh job directory
-  PluginJobPlugins plugins(*registry, config->priorityClasses);
+  PluginJobPlugins plugins(registry, config->priorityClasses);
   RealClock clock;
   Controller controller(config->controller, clock, local, plugins);
   local.setListener(&controller.listener());

@@ -4,8 +4,6 @@
 
 #include "host/cli/cli.h"
 #include "host/cli/job_intake.h"
-#include "host/plugin/plugin_validation.h"
-#include "host/plugin/registry.h"
 
 namespace jobhost::cli {
 
@@ -14,14 +12,11 @@ int validateCommand(const Args& args, Streams io) {
     io.err << "jobhost validate: give at least one job file\n";
     return kUsage;
   }
-  auto config = loadConfig(args, io);
-  if (!config) return kConfigError;
-  auto registry = Registry::load(*config);
-  if (!registry) {
-    io.err << "jobhost: plugin load failed: " << registry.error() << "\n";
-    return kConfigError;
-  }
-  const AdmissionConfig admission = admissionConfig(*config, **registry);
+  int rc = kOk;
+  auto host = loadHostSetup(args, io, &rc);
+  if (!host) return rc;
+  const HostConfig* config = &host->config;
+  const AdmissionConfig admission = host->admission;
   bool allPassed = true;
   for (const auto& file : args.positionals) {
     auto jobs = admitJobFile(file, *config, admission);
