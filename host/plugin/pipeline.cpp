@@ -64,7 +64,7 @@ std::unique_ptr<RuntimeInfo> newRuntimeInfo(const Job& job, const std::map<std::
   return info;
 }
 
-Expected<PipelineResult> runPipeline(const Registry& registry, const Job& job,
+PipelineResult runPipeline(const Registry& registry, const Job& job,
                                      const std::map<std::string, int32_t>& priorities) {
   PipelineResult result;
   result.job = std::make_shared<const Job>(job);
@@ -86,7 +86,8 @@ Expected<PipelineResult> runPipeline(const Registry& registry, const Job& job,
     if (s) result.built.push_back(std::move(built));  // on failure the partial output is dropped
     return s;
   });
-  if (!st) return Expected<PipelineResult>::failure(st.message());
+  if (!st) result.built.clear();  // ComponentBuild is fail fast: nothing built survives a failure
+  result.status = st;
   return result;
 }
 

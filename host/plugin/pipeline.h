@@ -22,6 +22,9 @@ struct PipelineResult {
   std::shared_ptr<const Job> job;
   std::unique_ptr<RuntimeInfo> info;
   std::vector<BuiltComponents> built;
+  /// Ok, or the first failure (naming the plugin and point). On failure `info` keeps what the
+  /// plugins before the failure changed (Trainer semantics) and `built` is empty.
+  Status status;
 
   const Components& builtBy(const RegisteredPlugin* plugin) const;
 };
@@ -32,7 +35,7 @@ std::unique_ptr<RuntimeInfo> newRuntimeInfo(const Job& job, const std::map<std::
 
 /// Runs the four pipeline points for `job` with the plugins the registry activates for it.
 /// Errors name the plugin and the point, e.g. `plugin "torch" failed in MLPolicy: ...`.
-Expected<PipelineResult> runPipeline(const Registry& registry, const Job& job,
+PipelineResult runPipeline(const Registry& registry, const Job& job,
                                      const std::map<std::string, int32_t>& priorities);
 
 }  // namespace jobhost

@@ -44,9 +44,9 @@ PluginJobPlugins::PluginJobPlugins(std::shared_ptr<const Registry> registry, std
 
 Status PluginJobPlugins::prepare(const Job& job) {
   auto result = runPipeline(*registry_, job, priorities_);
-  if (!result) return Status::error(result.error());
+  if (!result.status) return result.status;
   auto p = std::make_shared<Prepared>();
-  p->result = std::make_shared<PipelineResult>(std::move(*result));
+  p->result = std::make_shared<PipelineResult>(std::move(result));
   p->hooks = registry_->activeAt(Point::JobHooks, job);
   auto status = registry_->activeAt(Point::Status, job);
   if (!status.empty()) p->status = status[0].plugin;

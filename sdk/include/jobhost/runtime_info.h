@@ -98,7 +98,7 @@ struct RuntimeInfo {
   }
   /// Upserts an env var into a container of a pod set, with conflict tracking.
   void setEnv(PodSet& set, Container& container, EnvVar var) {
-    ledger.setEnv(set.name, container, std::move(var));
+    ledger.setEnv("task " + set.name, container, std::move(var));
   }
 };
 

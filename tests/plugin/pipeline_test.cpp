@@ -1,0 +1,104 @@
+// Pipeline tests with probe plugins from real .so files: the fixed point order, config order
+// within a point, fail fast with the plugin named, ComponentBuild discard, and env conflicts.
+#include "host/plugin/pipeline.h"
+
+#include <gtest/gtest.h>
+
+namespace jobhost {
+namespace {
+
+Job twoTaskJob(std::vector<std::string> argsA, std::vector<std::string> argsB) {
+  Job job;
+  job.metadata.name = "p";
+  job.metadata.namespace_ = "default";
+  job.metadata.uid = "uid-1";
+  for (const char* name : {"master", "worker"}) {
+    TaskSpec t;
+    t.name = name;
+    t.replicas = 1;
+    Container c;
+    c.name = "main";
+    t.template_.spec.containers.push_back(c);
+    job.spec.tasks.push_back(t);
+  }
+  job.spec.plugins["probea"] = std::move(argsA);
+  job.spec.plugins["probeb"] = std::move(argsB);
+  return job;
+}
+
+std::shared_ptr<Registry> registry(const std::string& order) {
+  auto c = parseHostConfig(order, "pipeline.json");
+  EXPECT_TRUE(c) << c.error();
+  c->pluginPath = {JOBHOST_FIXTURE_DIR};
+  auto r = Registry::load(*c);
+  EXPECT_TRUE(r) << r.error();
+  return *r;
+}
+
+const char* kAB = R"({"plugins":[{"name":"probea"},{"name":"probeb"}]})";
+
+TEST(Pipeline, FixedPointOrderAndConfigOrderWithinAPoint) {
+  auto r = runPipeline(*registry(kAB), twoTaskJob({}, {}), {});
+  ASSERT_TRUE(r.status) << r.status.message();
+  EXPECT_EQ(r.info->annotations["trace"], "probea:ML,probeb:ML,probea:PG,probeb:PG,probea:NET,probeb:NET");
+  ASSERT_EQ(r.built.size(), 2u);
+  EXPECT_EQ(r.built[0].components.configMaps[0].metadata.name, "probea-cm");
+  EXPECT_EQ(r.built[1].components.configMaps[0].metadata.name, "probeb-cm");
+  auto reversed = runPipeline(*registry(R"({"plugins":[{"name":"probeb"},{"name":"probea"}]})"), twoTaskJob({}, {}), {});
+  EXPECT_EQ(reversed.info->annotations["trace"], "probeb:ML,probea:ML,probeb:PG,probea:PG,probeb:NET,probea:NET");
+}
+
+TEST(Pipeline, FailFastNamesThePluginAndKeepsEarlierMutations) {
+  auto r = runPipeline(*registry(kAB), twoTaskJob({"--fail-at=PG", "--env=A=1"}, {}), {});
+  ASSERT_FALSE(r.status);
+  EXPECT_EQ(r.status.message(), "plugin \"probea\" failed in PodGroupPolicy: probe asked to fail at PG");
+  EXPECT_EQ(r.info->annotations["trace"], "probea:ML,probeb:ML,probea:PG");  // nothing after the failure ran
+  ASSERT_EQ(r.info->podSets[0].containers[0].env.size(), 1u);                 // MLPolicy's change stays
+  EXPECT_TRUE(r.built.empty());
+}
+
+TEST(Pipeline, ComponentBuildFailureDiscardsEverythingBuilt) {
+  auto r = runPipeline(*registry(kAB), twoTaskJob({}, {"--fail-at=BUILD"}), {});
+  ASSERT_FALSE(r.status);
+  EXPECT_EQ(r.status.message(), "plugin \"probeb\" failed in ComponentBuild: probe asked to fail at BUILD");
+  EXPECT_TRUE(r.built.empty());
+}
+
+TEST(Pipeline, TwoPluginsSettingOneVariableDifferentlyIsAConflict) {
+  auto r = runPipeline(*registry(kAB), twoTaskJob({"--env=MASTER_PORT=23456"}, {"--env=MASTER_PORT=29500"}), {});
+  ASSERT_FALSE(r.status);
+  EXPECT_EQ(r.status.message(),
+            "env conflict: env var MASTER_PORT in container \"main\" of task master: plugin \"probeb\" sets "
+            "\"29500\" but plugin \"probea\" set \"23456\"; configure one of them not to set it; env var "
+            "MASTER_PORT in container \"main\" of task worker: plugin \"probeb\" sets \"29500\" but plugin "
+            "\"probea\" set \"23456\"; configure one of them not to set it");
+}
+
+TEST(Pipeline, SameValueFromTwoPluginsIsFine) {
+  auto r = runPipeline(*registry(kAB), twoTaskJob({"--env=X=1"}, {"--env=X=1"}), {});
+  EXPECT_TRUE(r.status) << r.status.message();
+}
+
+TEST(Pipeline, OnlyPluginsTheJobNamesRun) {
+  Job job = twoTaskJob({}, {});
+  job.spec.plugins.erase("probeb");
+  auto r = runPipeline(*registry(kAB), job, {});
+  EXPECT_EQ(r.info->annotations["trace"], "probea:ML,probea:PG,probea:NET");
+  auto always = runPipeline(*registry(R"({"plugins":[{"name":"probea"},{"name":"probeb","activation":"always"}]})"), job, {});
+  EXPECT_EQ(always.info->annotations["trace"], "probea:ML,probeb:ML,probea:PG,probeb:PG,probea:NET,probeb:NET");
+}
+
+TEST(Pipeline, PodSetsStartFromTheTaskTemplates) {
+  Job job = twoTaskJob({}, {});
+  job.spec.tasks[1].replicas = 3;
+  job.spec.tasks[1].template_.spec.containers[0].resources.requests["cpu"] = *Quantity::parse("1500m");
+  auto info = newRuntimeInfo(job, {});
+  ASSERT_EQ(info->podSets.size(), 2u);
+  EXPECT_EQ(info->podSets[1].name, "worker");
+  EXPECT_EQ(info->podSets[1].count, 3);
+  EXPECT_EQ(info->podSets[1].singlePodRequests.at("cpu").toString(), "1500m");
+  EXPECT_EQ(info->podGroup.metadata.name, "p-uid-1");
+}
+
+}  // namespace
+}  // namespace jobhost
