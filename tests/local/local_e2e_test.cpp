@@ -122,7 +122,7 @@ TEST_F(RunE2E, PytorchRendezvousAgreesOnTheSum) {
 
 TEST_F(RunE2E, MpiAllreduceOverSsh) {
   if (!haveTool("/usr/bin/mpirun") || !haveTool("/usr/bin/mpicc") || !haveTool("/usr/sbin/sshd"))
-    GTEST_SKIP() << "needs openmpi-bin, libopenmpi-dev and openssh-server";
+    FAIL() << "needs openmpi-bin, libopenmpi-dev and openssh-server: run scripts/setup.sh";
   ASSERT_EQ(run("local-mpi-allreduce.yaml"), 0) << output() << log("local-mpi", "local-mpi-launcher-0", "mpirun");
   EXPECT_NE(log("local-mpi", "local-mpi-launcher-0", "mpirun").find("sum = 3 (expected 3) OK"), std::string::npos);
 }
