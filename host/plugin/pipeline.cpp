@@ -2,6 +2,7 @@
 // RuntimeInfo (Trainer semantics); a failing ComponentBuild plugin's partial output is discarded.
 #include "host/plugin/pipeline.h"
 
+#include "host/plugin/plugin_call.h"
 #include "host/workload/pod_group.h"
 #include "host/workload/resources.h"
 
@@ -25,14 +26,7 @@ template <class Call>
 Status runPoint(const Registry& registry, Point point, RuntimeInfo& info, Call&& call) {
   for (const auto& active : registry.activeAt(point, info.job)) {
     info.ledger.setActor(active.plugin->names[0]);
-    Status st;
-    try {
-      st = call(*active.plugin->loaded.instance, active);
-    } catch (const std::exception& e) {
-      st = Status::error(std::string("threw an exception: ") + e.what());
-    } catch (...) {
-      st = Status::error("threw a non-standard exception");
-    }
+    Status st = callPlugin([&] { return call(*active.plugin->loaded.instance, active); });
     if (!st) return Status::error(failedIn(active, point, st.message()));
     if (Status c = conflicts(info); !c) return c;
   }

@@ -6,6 +6,7 @@
 
 #include "host/common/log.h"
 #include "host/plugin/hook_context.h"
+#include "host/plugin/plugin_call.h"
 #include "host/workload/pod.h"
 
 namespace jobhost {
@@ -25,14 +26,7 @@ const char* hookName(int h) {
 
 template <class Call>
 Status guarded(const ActivePlugin& a, const char* hook, Call&& call) {
-  Status st;
-  try {
-    st = call();
-  } catch (const std::exception& e) {
-    st = Status::error(std::string("threw an exception: ") + e.what());
-  } catch (...) {
-    st = Status::error("threw a non-standard exception");
-  }
+  Status st = callPlugin(std::forward<Call>(call));
   if (st) return st;
   return Status::error("plugin \"" + a.plugin->names[0] + "\" failed in " + hook + ": " + st.message());
 }

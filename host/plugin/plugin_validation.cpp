@@ -2,19 +2,14 @@
 // spec.plugins.<name>, so one broken plugin never hides the others' findings.
 #include "host/plugin/plugin_validation.h"
 
+#include "host/plugin/plugin_call.h"
+
 namespace jobhost {
 
 PluginValidation validationPlugins(const Registry& registry) {
   return [&registry](const Job& job, const Job* oldJob, ValidationResult& out) {
     for (const auto& a : registry.activeAt(Point::Validation, job)) {
-      Status st;
-      try {
-        st = a.plugin->loaded.instance->validation()->validate(job, oldJob, a.args, out);
-      } catch (const std::exception& e) {
-        st = Status::error(std::string("threw an exception: ") + e.what());
-      } catch (...) {
-        st = Status::error("threw a non-standard exception");
-      }
+      Status st = callPlugin([&] { return a.plugin->loaded.instance->validation()->validate(job, oldJob, a.args, out); });
       if (!st)
         out.errors.push_back({"spec.plugins." + a.plugin->names[0],
                               "plugin \"" + a.plugin->names[0] + "\" failed in Validation: " + st.message()});
