@@ -1,5 +1,5 @@
-// Loading one plugin: resolve the file, dlopen it (RTLD_NOW|RTLD_LOCAL) through Boost.DLL, read
-// and check the descriptor, then create the instance behind an exception barrier.
+// Loading one plugin: resolve the file, dlopen it (RTLD_NOW|RTLD_LOCAL) through Boost.DLL (or take
+// an in-process entry), read and check the descriptor, then create the instance behind a barrier.
 #include "host/plugin/loader.h"
 
 #include <boost/dll/runtime_symbol_info.hpp>
@@ -31,6 +31,80 @@ std::string abiText(uint32_t major, uint32_t minor) {
 
 Expected<LoadedPlugin> failure(const std::string& file, const std::string& message) {
   return Expected<LoadedPlugin>::failure(file + ": " + message);
+}
+
+// Checks a descriptor (ABI, build key, completeness) and creates the instance. `keepAlive`
+// (the library, or null in-process) is captured by the instance's deleter.
+Expected<LoadedPlugin> instantiate(const jobhost_plugin_descriptor* d, const std::string& file,
+                                   const LoadRequest& request, std::shared_ptr<const void> keepAlive) {
+  if (d == nullptr) return failure(file, "entry function returned no descriptor; rebuild the plugin");
+  if (d->struct_size < sizeof(uint32_t) * 3)
+    return failure(file, "descriptor is truncated; rebuild the plugin against this SDK");
+  const std::string name = d->struct_size >= sizeof(jobhost_plugin_descriptor) && d->plugin_name
+                               ? d->plugin_name
+                               : request.name;
+  const std::string who = "plugin \"" + name + "\"";
+  const std::string host = abiText(JOBHOST_ABI_MAJOR, JOBHOST_ABI_MINOR);
+  if (d->abi_major != JOBHOST_ABI_MAJOR)
+    return failure(file, who + " was built for plugin ABI " + abiText(d->abi_major, d->abi_minor) +
+                             " but this host speaks ABI " + host +
+                             "; rebuild the plugin against jobhost SDK " JOBHOST_SDK_VERSION_STRING);
+  if (d->abi_minor > JOBHOST_ABI_MINOR)
+    return failure(file, who + " needs plugin ABI " + abiText(d->abi_major, d->abi_minor) +
+                             " but this host provides only " + host +
+                             "; upgrade jobhost or rebuild the plugin against SDK " JOBHOST_SDK_VERSION_STRING);
+  if (d->struct_size < sizeof(jobhost_plugin_descriptor) || !d->create || !d->destroy ||
+      !d->plugin_name || !d->build_key)
+    return failure(file, who + " has an incomplete descriptor; rebuild it with JOBHOST_PLUGIN");
+  if (std::string(d->build_key) != JOBHOST_BUILD_KEY)
+    return failure(file, who + " build key \"" + d->build_key + "\" does not match the host's \"" +
+                             JOBHOST_BUILD_KEY +
+                             "\"; rebuild the plugin with the same compiler family and C++ library");
+  if (!request.name.empty() && request.path.empty() && name != request.name)
+    return failure(file, "file is named for plugin \"" + request.name + "\" but its descriptor says \"" +
+                             name + "\"; rename the file or fix the config");
+
+  std::vector<const char*> argv;
+  for (const auto& a : request.defaultArgs) argv.push_back(a.c_str());
+  const std::string configured = request.name.empty() ? name : request.name;
+  jobhost_plugin_settings settings{configured.c_str(), argv.data(), argv.size()};
+  void* raw = nullptr;
+  char error[1024] = {0};
+  int rc = JOBHOST_CREATE_THREW;
+  try {
+    rc = d->create(&settings, &raw, error, sizeof(error));
+  } catch (const std::exception& e) {
+    return failure(file, who + " threw while starting (create): " + e.what() +
+                             "; the plugin must not let exceptions escape, report this to its author");
+  } catch (...) {
+    return failure(file, who + " threw a non-standard exception while starting (create)"
+                               "; report this to its author");
+  }
+  switch (rc) {
+    case JOBHOST_CREATE_OK:
+      break;
+    case JOBHOST_CREATE_ARGS_REJECTED:
+      return failure(file, who + " rejected its config args: " + error + "; fix its \"args\" in the config");
+    case JOBHOST_CREATE_THREW:
+      return failure(file, who + " threw while starting (create): " + error);
+    default:
+      return failure(file, who + " failed to start (create): " + (error[0] ? error : "no reason given"));
+  }
+  if (raw == nullptr) return failure(file, who + " create() returned success but no instance");
+
+  LoadedPlugin out;
+  out.name = name;
+  out.configuredName = configured;
+  out.version = d->plugin_version ? d->plugin_version : "";
+  out.file = file;
+  out.abiMajor = d->abi_major;
+  out.abiMinor = d->abi_minor;
+  out.capabilities = d->capabilities;
+  auto destroy = d->destroy;
+  out.instance = std::shared_ptr<PluginInstance>(static_cast<PluginInstance*>(raw),
+                                                 [destroy, keepAlive](PluginInstance* p) { destroy(p); });
+  log::get("loader")->info("loaded plugin {} {} from {}", out.name, out.version, file);
+  return out;
 }
 
 }  // namespace
@@ -109,74 +183,24 @@ Expected<LoadedPlugin> loadPlugin(const LoadRequest& request) {
   } catch (...) {
     return failure(file, "entry function threw a non-standard exception");
   }
-  if (d == nullptr) return failure(file, "entry function returned no descriptor; rebuild the plugin");
-  if (d->struct_size < sizeof(uint32_t) * 3)
-    return failure(file, "descriptor is truncated; rebuild the plugin against this SDK");
-  const std::string name = d->struct_size >= sizeof(jobhost_plugin_descriptor) && d->plugin_name
-                               ? d->plugin_name
-                               : request.name;
-  const std::string who = "plugin \"" + name + "\"";
-  const std::string host = abiText(JOBHOST_ABI_MAJOR, JOBHOST_ABI_MINOR);
-  if (d->abi_major != JOBHOST_ABI_MAJOR)
-    return failure(file, who + " was built for plugin ABI " + abiText(d->abi_major, d->abi_minor) +
-                             " but this host speaks ABI " + host +
-                             "; rebuild the plugin against jobhost SDK " JOBHOST_SDK_VERSION_STRING);
-  if (d->abi_minor > JOBHOST_ABI_MINOR)
-    return failure(file, who + " needs plugin ABI " + abiText(d->abi_major, d->abi_minor) +
-                             " but this host provides only " + host +
-                             "; upgrade jobhost or rebuild the plugin against SDK " JOBHOST_SDK_VERSION_STRING);
-  if (d->struct_size < sizeof(jobhost_plugin_descriptor) || !d->create || !d->destroy ||
-      !d->plugin_name || !d->build_key)
-    return failure(file, who + " has an incomplete descriptor; rebuild it with JOBHOST_PLUGIN");
-  if (std::string(d->build_key) != JOBHOST_BUILD_KEY)
-    return failure(file, who + " build key \"" + d->build_key + "\" does not match the host's \"" +
-                             JOBHOST_BUILD_KEY +
-                             "\"; rebuild the plugin with the same compiler family and C++ library");
-  if (!request.name.empty() && request.path.empty() && name != request.name)
-    return failure(file, "file is named for plugin \"" + request.name + "\" but its descriptor says \"" +
-                             name + "\"; rename the file or fix the config");
+  return instantiate(d, file, request, std::make_shared<boost::dll::shared_library>(lib));
+}
 
-  std::vector<const char*> argv;
-  for (const auto& a : request.defaultArgs) argv.push_back(a.c_str());
-  const std::string configured = request.name.empty() ? name : request.name;
-  jobhost_plugin_settings settings{configured.c_str(), argv.data(), argv.size()};
-  void* raw = nullptr;
-  char error[1024] = {0};
-  int rc = JOBHOST_CREATE_THREW;
+Expected<LoadedPlugin> adoptPlugin(jobhost_plugin_entry_fn entry, const LoadRequest& request) {
+  if (entry == nullptr)
+    return failure("<in-process>", "no entry function given; pass jobhost_plugin_entry_<name> of a plugin "
+                                   "built with JOBHOST_PLUGIN_STATIC_ENTRY");
+  const jobhost_plugin_descriptor* d = nullptr;
   try {
-    rc = d->create(&settings, &raw, error, sizeof(error));
-  } catch (const std::exception& e) {
-    return failure(file, who + " threw while starting (create): " + e.what() +
-                             "; the plugin must not let exceptions escape, report this to its author");
+    d = entry();
   } catch (...) {
-    return failure(file, who + " threw a non-standard exception while starting (create)"
-                               "; report this to its author");
+    return failure("<in-process>", "entry function threw; rebuild the plugin with JOBHOST_PLUGIN");
   }
-  switch (rc) {
-    case JOBHOST_CREATE_OK:
-      break;
-    case JOBHOST_CREATE_ARGS_REJECTED:
-      return failure(file, who + " rejected its config args: " + error + "; fix its \"args\" in the config");
-    case JOBHOST_CREATE_THREW:
-      return failure(file, who + " threw while starting (create): " + error);
-    default:
-      return failure(file, who + " failed to start (create): " + (error[0] ? error : "no reason given"));
-  }
-  if (raw == nullptr) return failure(file, who + " create() returned success but no instance");
-
-  LoadedPlugin out;
-  out.name = name;
-  out.configuredName = configured;
-  out.version = d->plugin_version ? d->plugin_version : "";
-  out.file = file;
-  out.abiMajor = d->abi_major;
-  out.abiMinor = d->abi_minor;
-  out.capabilities = d->capabilities;
-  auto destroy = d->destroy;
-  out.instance = std::shared_ptr<PluginInstance>(static_cast<PluginInstance*>(raw),
-                                                 [destroy, lib](PluginInstance* p) { destroy(p); });
-  log::get("loader")->info("loaded plugin {} {} from {}", out.name, out.version, file);
-  return out;
+  const char* name = d != nullptr && d->struct_size >= sizeof(jobhost_plugin_descriptor) ? d->plugin_name : nullptr;
+  LoadRequest adopted = request;
+  adopted.path = "<in-process>";  // like a path-loaded plugin, the configured name may differ
+  std::lock_guard lock(g_loadMutex);
+  return instantiate(d, std::string("<in-process ") + (name ? name : "plugin") + ">", adopted, nullptr);
 }
 
 }  // namespace jobhost

@@ -1,5 +1,5 @@
-// The plugin loader: finds a plugin's shared object, opens it with Boost.DLL, checks the C
-// descriptor (ABI, build key) before any C++ object crosses, and creates the instance.
+// The plugin loader: opens a plugin's shared object with Boost.DLL (or adopts an in-process
+// entry), checks the C descriptor (ABI, build key) before any C++ object crosses, creates the instance.
 #pragma once
 
 #include <memory>
@@ -42,6 +42,13 @@ Expected<std::string> resolvePluginFile(const LoadRequest& request);
 /// Loads, checks and creates. Each failure is one line naming the file and what to do.
 /// Thread: call from one thread at a time (dlopen calls are serialised here too).
 Expected<LoadedPlugin> loadPlugin(const LoadRequest& request);
+
+/// The in-process path: takes the descriptor from `entry` (a plugin compiled into this binary with
+/// JOBHOST_PLUGIN_STATIC_ENTRY, e.g. jobhost_plugin_entry_env) and applies exactly loadPlugin's
+/// descriptor checks (ABI, build key, completeness) and create(). Only request.name (the configured
+/// name; empty: the descriptor's) and request.defaultArgs are used. LoadedPlugin::file is
+/// "<in-process NAME>". Thread: like loadPlugin.
+Expected<LoadedPlugin> adoptPlugin(jobhost_plugin_entry_fn entry, const LoadRequest& request = {});
 
 /// The default search path: $JOBHOST_PLUGIN_PATH (colon-separated) if set, else `configured`
 /// (relative entries resolved against baseDir), else <dir of the jobhost binary>/../lib/jobhost/plugins.

@@ -2,21 +2,12 @@
 // container of every pod, plus the plugin-env marker. Built only against the public SDK.
 #include <jobhost/jobhost.h>
 
-#include <algorithm>
 #include <string>
 
 namespace {
 using namespace jobhost;
 
 constexpr const char* kName = "env";
-constexpr const char* kMarker = "plugin-env";
-
-// Volcano's GetPodIndexUnderTask: the last part of "<job>-<task>-<index>", or "" when the name has
-// fewer than three '-'-separated parts.
-std::string podIndex(const std::string& podName) {
-  if (std::count(podName.begin(), podName.end(), '-') < 2) return "";
-  return podName.substr(podName.rfind('-') + 1);
-}
 
 // The plugin takes no flags; Go `flag` rules still apply, so any flag is an unknown flag.
 Status parseArgs(const PluginArgs& args) {
@@ -34,12 +25,12 @@ class EnvPlugin final : public ValidationPlugin, public JobHooksPlugin {
   }
 
   Status onJobAdd(JobContext& ctx) override {
-    ctx.controlledResources()[kMarker] = kName;
+    volcano::setMarker(ctx, kName);
     return Status::ok();
   }
 
   Status onPodCreate(JobContext& ctx, Pod& pod) override {
-    const std::string index = podIndex(pod.metadata.name);
+    const std::string index = volcano::podIndex(pod.metadata.name);
     for (auto* list : {&pod.spec.containers, &pod.spec.initContainers})
       for (auto& c : *list) {
         ctx.setEnv(c, EnvVar::literal("VK_TASK_INDEX", index));
@@ -51,7 +42,7 @@ class EnvPlugin final : public ValidationPlugin, public JobHooksPlugin {
   Status onJobUpdate(JobContext&) override { return Status::ok(); }
 
   Status onJobDelete(JobContext& ctx) override {
-    ctx.controlledResources().erase(kMarker);
+    volcano::clearMarker(ctx, kName);
     return Status::ok();
   }
 };

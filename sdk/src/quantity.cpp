@@ -9,6 +9,7 @@ namespace {
 
 using i128 = __int128;
 constexpr i128 kMax = INT64_MAX;
+constexpr i128 kSignificandLimit = static_cast<i128>(10000000000000000000ULL);  // 10^19
 
 bool fail(std::string* error, std::string message) {
   if (error != nullptr) *error = std::move(message);
@@ -84,9 +85,11 @@ std::optional<Quantity> Quantity::parse(std::string_view text, std::string* erro
     negative = text[0] == '-';
     text.remove_prefix(1);
   }
-  i128 digits = 0;
-  int fracDigits = 0, count = 0;
-  bool seenDot = false;
+  // The number is kept as a significand of at most 20 digits times 10^scale; digits past that
+  // precision only set `sticky`, so the result still rounds up like resource.Quantity does.
+  i128 significand = 0;
+  int scale = 0, count = 0;
+  bool seenDot = false, sticky = false;
   size_t i = 0;
   for (; i < text.size(); ++i) {
     char c = text[i];
@@ -97,9 +100,13 @@ std::optional<Quantity> Quantity::parse(std::string_view text, std::string* erro
     }
     if (!std::isdigit(static_cast<unsigned char>(c))) break;
     ++count;
-    if (digits > kMax * 1000) return bad("too large");
-    digits = digits * 10 + (c - '0');
-    if (seenDot) ++fracDigits;
+    if (significand < kSignificandLimit) {
+      significand = significand * 10 + (c - '0');
+      if (seenDot) --scale;
+    } else {
+      if (!seenDot) ++scale;
+      sticky = sticky || c != '0';
+    }
   }
   if (count == 0) return bad("no digits");
   int base = 10, exp = 0;
@@ -107,22 +114,21 @@ std::optional<Quantity> Quantity::parse(std::string_view text, std::string* erro
   std::string why;
   if (!parseSuffix(text.substr(i), base, exp, fmt, &why)) return bad(why);
 
-  // value in milli = digits * base^exp * 1000 / 10^fracDigits, rounded up.
-  i128 num = digits * 1000, den = pow10(fracDigits);
-  if (base == 2) {
-    for (int k = 0; k < exp; ++k) {
-      num *= 2;
-      if (num / den > kMax) return bad("too large");
-    }
-  } else if (exp > 0) {
-    if (exp > 30) return bad("too large");
-    num *= pow10(exp);
-  } else if (exp < 0) {
-    if (-exp > 30) return digits == 0 ? std::optional(Quantity()) : bad("too small");
-    den *= pow10(-exp);
+  // value in milli = significand * 2^binaryExp * 10^decimalExp, rounded up.
+  const int binaryExp = base == 2 ? exp : 0;
+  const int decimalExp = scale + 3 + (base == 10 ? exp : 0);
+  i128 num = significand;
+  for (int k = 0; k < binaryExp; ++k) num *= 2;  // < 10^20 * 2^60, fits
+  i128 milli = 0;
+  if (decimalExp >= 0) {
+    for (int k = 0; k < decimalExp && num <= kMax; ++k) num *= 10;
+    milli = num + (sticky ? 1 : 0);
+  } else if (-decimalExp > 38) {
+    milli = (num != 0 || sticky) ? 1 : 0;
+  } else {
+    const i128 den = pow10(-decimalExp);
+    milli = num / den + ((num % den != 0 || sticky) ? 1 : 0);
   }
-  if (den > 0 && num / den > kMax) return bad("too large");
-  i128 milli = (num + den - 1) / den;
   if (milli > kMax) return bad("too large");
   Quantity q = fromMilli(static_cast<int64_t>(negative ? -milli : milli), fmt);
   return q;

@@ -2,37 +2,36 @@
 // scheduling.x-k8s.io/pod-group label (both flag spellings), hooks and marker, validation.
 #include <gtest/gtest.h>
 
-#include "fake_job_context.h"
-#include "plugin_fixture.h"
+#include <jobhost/testing/testing.h>
 
-namespace jobhost::plugintest {
+namespace jobhost::testing {
 namespace {
 
 class CoschedulingPluginTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto loaded = loadShipped("coscheduling");
-    ASSERT_TRUE(loaded) << loaded.error();
-    plugin_ = *loaded;
+    ASSERT_TRUE(h_.ok()) << h_.loadError();
+    plugin_ = &h_.plugin("coscheduling");
   }
   RuntimeInfo enforced(const PluginArgs& args) {
     RuntimeInfo info = runtimeInfo(job_);
-    EXPECT_TRUE(plugin_.instance->podGroupPolicy()->enforcePodGroupPolicy(info, args));
+    EXPECT_TRUE(plugin_->podGroupPolicy()->enforcePodGroupPolicy(info, args));
     return info;
   }
   ValidationResult validate(const PluginArgs& args) {
     ValidationResult out;
-    EXPECT_TRUE(plugin_.instance->validation()->validate(job_, nullptr, args, out));
+    EXPECT_TRUE(plugin_->validation()->validate(job_, nullptr, args, out));
     return out;
   }
 
-  LoadedPlugin plugin_;
+  Harness h_{{shipped("coscheduling")}};
+  PluginInstance* plugin_ = nullptr;
   Job job_ = job("demo", {task("master", 1), task("worker", 2)}, {{"coscheduling", {}}});
   FakeResourceClient client_;
 };
 
 TEST_F(CoschedulingPluginTest, ReportsItsPoints) {
-  EXPECT_EQ(plugin_.capabilities, kValidation | kPodGroupPolicy | kJobHooks);
+  EXPECT_EQ(h_.capabilities("coscheduling"), kValidation | kPodGroupPolicy | kJobHooks);
 }
 
 TEST_F(CoschedulingPluginTest, DefaultsTheGangTimeoutTo60AndLabelsPodsWithTheJobName) {
@@ -51,19 +50,19 @@ TEST_F(CoschedulingPluginTest, BothFlagSpellingsSetTheTimeout) {
 TEST_F(CoschedulingPluginTest, HooksKeepTheMarkerAndLabelPods) {
   const RuntimeInfo info = runtimeInfo(job_);
   FakeJobContext ctx(job_, info, client_, {});
-  ASSERT_TRUE(plugin_.instance->jobHooks()->onJobAdd(ctx));
-  ASSERT_TRUE(plugin_.instance->jobHooks()->onJobAdd(ctx));
+  ASSERT_TRUE(plugin_->jobHooks()->onJobAdd(ctx));
+  ASSERT_TRUE(plugin_->jobHooks()->onJobAdd(ctx));
   EXPECT_EQ(job_.status.controlledResources,
             (std::map<std::string, std::string>{{"plugin-coscheduling", "coscheduling"}}));
   Pod p = pod(job_, "worker", 1);
-  ASSERT_TRUE(plugin_.instance->jobHooks()->onPodCreate(ctx, p));
+  ASSERT_TRUE(plugin_->jobHooks()->onPodCreate(ctx, p));
   const Pod once = p;
-  ASSERT_TRUE(plugin_.instance->jobHooks()->onPodCreate(ctx, p));
+  ASSERT_TRUE(plugin_->jobHooks()->onPodCreate(ctx, p));
   EXPECT_EQ(p, once);
   EXPECT_EQ(p.metadata.labels.at("scheduling.x-k8s.io/pod-group"), "demo");
-  ASSERT_TRUE(plugin_.instance->jobHooks()->onJobUpdate(ctx));
-  ASSERT_TRUE(plugin_.instance->jobHooks()->onJobDelete(ctx));
-  ASSERT_TRUE(plugin_.instance->jobHooks()->onJobDelete(ctx));
+  ASSERT_TRUE(plugin_->jobHooks()->onJobUpdate(ctx));
+  ASSERT_TRUE(plugin_->jobHooks()->onJobDelete(ctx));
+  ASSERT_TRUE(plugin_->jobHooks()->onJobDelete(ctx));
   EXPECT_TRUE(job_.status.controlledResources.empty());
   EXPECT_TRUE(client_.calls.empty());
 }
@@ -82,4 +81,4 @@ TEST_F(CoschedulingPluginTest, BadValuesAreAdmissionErrorsNamingPluginAndFlag) {
 }
 
 }  // namespace
-}  // namespace jobhost::plugintest
+}  // namespace jobhost::testing

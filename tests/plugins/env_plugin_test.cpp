@@ -2,10 +2,9 @@
 // container, idempotency, the plugin-env marker, and flag validation.
 #include <gtest/gtest.h>
 
-#include "fake_job_context.h"
-#include "plugin_fixture.h"
+#include <jobhost/testing/testing.h>
 
-namespace jobhost::plugintest {
+namespace jobhost::testing {
 namespace {
 
 using Strings = std::vector<std::string>;
@@ -13,13 +12,13 @@ using Strings = std::vector<std::string>;
 class EnvPluginTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto loaded = loadShipped("env");
-    ASSERT_TRUE(loaded) << loaded.error();
-    plugin_ = *loaded;
+    ASSERT_TRUE(h_.ok()) << h_.loadError();
+    plugin_ = &h_.plugin("env");
   }
-  JobHooksPlugin& hooks() { return *plugin_.instance->jobHooks(); }
+  JobHooksPlugin& hooks() { return *plugin_->jobHooks(); }
 
-  LoadedPlugin plugin_;
+  Harness h_{{shipped("env")}};
+  PluginInstance* plugin_ = nullptr;
   Job job_ = job("demo", {task("data-loader", 3, {container("main", {EnvVar::literal("USER_VAR", "x")}),
                                                   container("sidecar")}),
                           task("idle", 0)},
@@ -29,8 +28,8 @@ class EnvPluginTest : public ::testing::Test {
 };
 
 TEST_F(EnvPluginTest, ReportsItsPoints) {
-  EXPECT_EQ(plugin_.name, "env");
-  EXPECT_EQ(plugin_.capabilities, kValidation | kJobHooks);
+  EXPECT_EQ(h_.pluginInfo("env").name, "env");
+  EXPECT_EQ(h_.capabilities("env"), kValidation | kJobHooks);
 }
 
 TEST_F(EnvPluginTest, AppendsTaskIndexToContainersAndInitContainers) {
@@ -38,9 +37,9 @@ TEST_F(EnvPluginTest, AppendsTaskIndexToContainersAndInitContainers) {
   Pod p = pod(job_, "data-loader", 2);
   FakeJobContext ctx(job_, info_, client_, {});
   ASSERT_TRUE(hooks().onPodCreate(ctx, p));
-  EXPECT_EQ(envOf(p.spec.containers[0]), (Strings{"USER_VAR=x", "VK_TASK_INDEX=2", "VC_TASK_INDEX=2"}));
-  EXPECT_EQ(envOf(p.spec.containers[1]), (Strings{"VK_TASK_INDEX=2", "VC_TASK_INDEX=2"}));
-  EXPECT_EQ(envOf(p.spec.initContainers[0]), (Strings{"VK_TASK_INDEX=2", "VC_TASK_INDEX=2"}));
+  EXPECT_EQ(envList(p.spec.containers[0]), (Strings{"USER_VAR=x", "VK_TASK_INDEX=2", "VC_TASK_INDEX=2"}));
+  EXPECT_EQ(envList(p.spec.containers[1]), (Strings{"VK_TASK_INDEX=2", "VC_TASK_INDEX=2"}));
+  EXPECT_EQ(envList(p.spec.initContainers[0]), (Strings{"VK_TASK_INDEX=2", "VC_TASK_INDEX=2"}));
 }
 
 TEST_F(EnvPluginTest, PodCreateTwiceGivesTheSamePod) {
@@ -57,7 +56,7 @@ TEST_F(EnvPluginTest, IndexIsTheLastDashSeparatedPartOfThePodName) {
   Pod p = pod(job_, "data-loader", 11);
   FakeJobContext ctx(job_, info_, client_, {});
   ASSERT_TRUE(hooks().onPodCreate(ctx, p));
-  EXPECT_EQ(envOf(p.spec.containers[1]), (Strings{"VK_TASK_INDEX=11", "VC_TASK_INDEX=11"}));
+  EXPECT_EQ(envList(p.spec.containers[1]), (Strings{"VK_TASK_INDEX=11", "VC_TASK_INDEX=11"}));
 }
 
 TEST_F(EnvPluginTest, MarkerIsSetOnAddAndRemovedOnDeleteWithoutObjects) {
@@ -74,23 +73,23 @@ TEST_F(EnvPluginTest, MarkerIsSetOnAddAndRemovedOnDeleteWithoutObjects) {
 
 TEST_F(EnvPluginTest, AnyFlagIsAnAdmissionErrorNamingPluginAndFlag) {
   ValidationResult out;
-  ASSERT_TRUE(plugin_.instance->validation()->validate(job_, nullptr, {"--foo=1"}, out));
+  ASSERT_TRUE(plugin_->validation()->validate(job_, nullptr, {"--foo=1"}, out));
   ASSERT_EQ(out.errors.size(), 1u);
   EXPECT_EQ(out.errors[0].field, "spec.plugins.env");
   EXPECT_EQ(out.errors[0].message, "plugin env: flag provided but not defined: -foo");
 
   ValidationResult clean;
-  ASSERT_TRUE(plugin_.instance->validation()->validate(job_, nullptr, {}, clean));
+  ASSERT_TRUE(plugin_->validation()->validate(job_, nullptr, {}, clean));
   EXPECT_TRUE(clean.errors.empty());
 }
 
 TEST(EnvPluginLoad, BadConfigDefaultArgsFailTheLoad) {
-  auto loaded = loadShipped("env", {"-x"});
-  ASSERT_FALSE(loaded);
-  EXPECT_NE(loaded.error().find("rejected its config args: plugin env: flag provided but not defined: -x"),
+  Harness loaded({shipped("env", {"-x"})});
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_NE(loaded.loadError().find("rejected its config args: plugin env: flag provided but not defined: -x"),
             std::string::npos)
-      << loaded.error();
+      << loaded.loadError();
 }
 
 }  // namespace
-}  // namespace jobhost::plugintest
+}  // namespace jobhost::testing

@@ -2,10 +2,9 @@
 // ConfigMap byte for byte and its mount, pipeline/hook agreement, hooks and cleanup, validation.
 #include <gtest/gtest.h>
 
-#include "fake_job_context.h"
-#include "plugin_fixture.h"
+#include <jobhost/testing/testing.h>
 
-namespace jobhost::plugintest {
+namespace jobhost::testing {
 namespace {
 
 using Strings = std::vector<std::string>;
@@ -21,12 +20,11 @@ Strings masterEnv(const std::string& hosts, const std::string& slots = "1") {
 class MpiPluginTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto loaded = loadShipped("mpi");
-    ASSERT_TRUE(loaded) << loaded.error();
-    plugin_ = *loaded;
+    ASSERT_TRUE(h_.ok()) << h_.loadError();
+    plugin_ = &h_.plugin("mpi");
     job_.spec.tasks[0].template_.spec.initContainers = {container("init")};
   }
-  JobHooksPlugin& hooks() { return *plugin_.instance->jobHooks(); }
+  JobHooksPlugin& hooks() { return *plugin_->jobHooks(); }
   Pod created(const std::string& task, int32_t index, const PluginArgs& args = {}) {
     Pod p = pod(job_, task, index);
     FakeJobContext ctx(job_, info_, client_, args);
@@ -35,16 +33,17 @@ class MpiPluginTest : public ::testing::Test {
   }
   Components build(const PluginArgs& args = {}) {
     Components out;
-    EXPECT_TRUE(plugin_.instance->componentBuild()->build(info_, args, out));
+    EXPECT_TRUE(plugin_->componentBuild()->build(info_, args, out));
     return out;
   }
   ValidationResult validate(const PluginArgs& args) {
     ValidationResult out;
-    EXPECT_TRUE(plugin_.instance->validation()->validate(job_, nullptr, args, out));
+    EXPECT_TRUE(plugin_->validation()->validate(job_, nullptr, args, out));
     return out;
   }
 
-  LoadedPlugin plugin_;
+  Harness h_{{shipped("mpi")}};
+  PluginInstance* plugin_ = nullptr;
   Job job_ = job("demo", {task("master", 1), task("worker", 2, {container("main"), container("sidecar")})},
                  {{"mpi", {}}, {"ssh", {}}, {"svc", {}}});
   RuntimeInfo info_ = runtimeInfo(job_);
@@ -52,13 +51,13 @@ class MpiPluginTest : public ::testing::Test {
 };
 
 TEST_F(MpiPluginTest, ReportsItsPoints) {
-  EXPECT_EQ(plugin_.capabilities, kValidation | kMLPolicy | kComponentBuild | kJobHooks);
+  EXPECT_EQ(h_.capabilities("mpi"), kValidation | kMLPolicy | kComponentBuild | kJobHooks);
 }
 
 TEST_F(MpiPluginTest, MasterGetsWorkerHostsOpenMpiEnvPortAndHostfileMount) {
   const Pod p = created("master", 0);
   for (const auto* c : {&p.spec.initContainers[0], &p.spec.containers[0]}) {
-    EXPECT_EQ(envOf(*c), masterEnv("demo-worker-0.demo,demo-worker-1.demo")) << c->name;
+    EXPECT_EQ(envList(*c), masterEnv("demo-worker-0.demo,demo-worker-1.demo")) << c->name;
     EXPECT_EQ(c->ports, std::vector<ContainerPort>{kSshPort}) << c->name;
     ASSERT_EQ(c->volumeMounts.size(), 1u) << c->name;
     EXPECT_EQ(c->volumeMounts[0].name, "mpi-hostfile");
@@ -92,27 +91,27 @@ TEST_F(MpiPluginTest, BuildsOneHostfileLinePerWorker) {
   EXPECT_EQ(cm.data, (std::map<std::string, std::string>{
                          {"hostfile", "demo-worker-0.demo slots=4\ndemo-worker-1.demo slots=4\n"}}));
   EXPECT_TRUE(out.secrets.empty() && out.services.empty() && out.networkPolicies.empty());
-  EXPECT_EQ(envOf(created("master", 0, {"--slots=4"}).spec.containers[0]),
+  EXPECT_EQ(envList(created("master", 0, {"--slots=4"}).spec.containers[0]),
             masterEnv("demo-worker-0.demo,demo-worker-1.demo", "4"));
 }
 
 TEST_F(MpiPluginTest, ZeroWorkersGiveAnEmptyHostList) {
   job_.spec.tasks[1].replicas = 0;
-  EXPECT_EQ(envOf(created("master", 0).spec.containers[0]), masterEnv(""));
+  EXPECT_EQ(envList(created("master", 0).spec.containers[0]), masterEnv(""));
   EXPECT_EQ(build().configMaps[0].data.at("hostfile"), "");
 }
 
 TEST_F(MpiPluginTest, TemplateHostnameGivesASingleWorkerHost) {
   job_.spec.tasks[1].template_.spec.hostname = "node";
   job_.spec.tasks[1].template_.spec.subdomain = "fabric";
-  EXPECT_EQ(envOf(created("master", 0).spec.containers[0]), masterEnv("node.fabric"));
+  EXPECT_EQ(envList(created("master", 0).spec.containers[0]), masterEnv("node.fabric"));
   EXPECT_EQ(build().configMaps[0].data.at("hostfile"), "node.fabric slots=1\n");
 }
 
 TEST_F(MpiPluginTest, TaskNamesWithDashes) {
   job_ = job("demo", {task("mpi-launcher", 1), task("mpi-node", 2)}, {{"mpi", {}}});
   const PluginArgs args = {"--master=mpi-launcher", "--worker", "mpi-node"};
-  EXPECT_EQ(envOf(created("mpi-launcher", 0, args).spec.containers[0]),
+  EXPECT_EQ(envList(created("mpi-launcher", 0, args).spec.containers[0]),
             masterEnv("demo-mpi-node-0.demo,demo-mpi-node-1.demo"));
   EXPECT_EQ(build(args).configMaps[0].data.at("hostfile"),
             "demo-mpi-node-0.demo slots=1\ndemo-mpi-node-1.demo slots=1\n");
@@ -138,10 +137,10 @@ TEST_F(MpiPluginTest, PodCreateTwiceGivesTheSamePod) {
 TEST_F(MpiPluginTest, PipelinePodSetsCarryEverythingAndPodsMatchTheHookOnlyPath) {
   job_.spec.tasks[0].template_.spec.containers[0].env = {EnvVar::literal("USER_VAR", "x")};
   RuntimeInfo info = runtimeInfo(job_);
-  ASSERT_TRUE(plugin_.instance->mlPolicy()->enforceMLPolicy(info, {}));
+  ASSERT_TRUE(plugin_->mlPolicy()->enforceMLPolicy(info, {}));
   Strings master = {"USER_VAR=x"};
   for (const auto& e : masterEnv("demo-worker-0.demo,demo-worker-1.demo")) master.push_back(e);
-  EXPECT_EQ(envOf(info.podSets[0].containers[0]), master);
+  EXPECT_EQ(envList(info.podSets[0].containers[0]), master);
   EXPECT_EQ(info.podSets[0].volumes.size(), 1u);
   EXPECT_EQ(info.podSets[1].containers[1].ports, std::vector<ContainerPort>{kSshPort});
   for (const auto& [task, s] : std::vector<std::pair<std::string, size_t>>{{"master", 0}, {"worker", 1}}) {
@@ -211,4 +210,4 @@ TEST_F(MpiPluginTest, BadFlagsAreAdmissionErrorsNamingPluginAndFlag) {
 }
 
 }  // namespace
-}  // namespace jobhost::plugintest
+}  // namespace jobhost::testing

@@ -9,10 +9,9 @@
 
 #include <memory>
 
-#include "fake_job_context.h"
-#include "plugin_fixture.h"
+#include <jobhost/testing/testing.h>
 
-namespace jobhost::plugintest {
+namespace jobhost::testing {
 namespace {
 
 using Strings = std::vector<std::string>;
@@ -88,21 +87,21 @@ void expectMatchingRsaKeyPair(const std::string& pem, const std::string& publicL
 class SshPluginTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto loaded = loadShipped("ssh");
-    ASSERT_TRUE(loaded) << loaded.error();
-    plugin_ = *loaded;
+    ASSERT_TRUE(h_.ok()) << h_.loadError();
+    plugin_ = &h_.plugin("ssh");
     job_.spec.tasks[0].template_.spec.initContainers = {container("init")};
   }
-  JobHooksPlugin& hooks() { return *plugin_.instance->jobHooks(); }
+  JobHooksPlugin& hooks() { return *plugin_->jobHooks(); }
   Secret buildSecret(const PluginArgs& args) {
     Components out;
-    EXPECT_TRUE(plugin_.instance->componentBuild()->build(info_, args, out));
+    EXPECT_TRUE(plugin_->componentBuild()->build(info_, args, out));
     EXPECT_EQ(out.secrets.size(), 1u);
     EXPECT_TRUE(out.configMaps.empty() && out.services.empty() && out.networkPolicies.empty());
     return out.secrets.empty() ? Secret{} : out.secrets[0];
   }
 
-  LoadedPlugin plugin_;
+  Harness h_{{shipped("ssh")}};
+  PluginInstance* plugin_ = nullptr;
   Job job_ = job("demo", {task("ps-main", 2, {container("main"), container("sidecar")}), fixedHostTask(),
                           task("idle", 0)},
                  {{"ssh", {}}});
@@ -111,7 +110,7 @@ class SshPluginTest : public ::testing::Test {
 };
 
 TEST_F(SshPluginTest, ReportsItsPoints) {
-  EXPECT_EQ(plugin_.capabilities, kValidation | kComponentBuild | kJobHooks);
+  EXPECT_EQ(h_.capabilities("ssh"), kValidation | kComponentBuild | kJobHooks);
 }
 
 TEST_F(SshPluginTest, BuildsSecretWithGeneratedRsaKeysAndConfig) {
@@ -232,21 +231,21 @@ TEST_F(SshPluginTest, JobUpdateDoesNothingAndJobDeleteRemovesTheSecretOnce) {
 
 TEST_F(SshPluginTest, BadFlagsAreAdmissionErrorsNamingPluginAndFlag) {
   ValidationResult out;
-  ASSERT_TRUE(plugin_.instance->validation()->validate(job_, nullptr, {"--ssh-port=abc"}, out));
+  ASSERT_TRUE(plugin_->validation()->validate(job_, nullptr, {"--ssh-port=abc"}, out));
   ASSERT_EQ(out.errors.size(), 1u);
   EXPECT_EQ(out.errors[0].field, "spec.plugins.ssh");
   EXPECT_EQ(out.errors[0].message, "plugin ssh: invalid value \"abc\" for flag -ssh-port: parse error");
 
   ValidationResult missing;
-  ASSERT_TRUE(plugin_.instance->validation()->validate(job_, nullptr, {"--ssh-key-file-path"}, missing));
+  ASSERT_TRUE(plugin_->validation()->validate(job_, nullptr, {"--ssh-key-file-path"}, missing));
   ASSERT_EQ(missing.errors.size(), 1u);
   EXPECT_EQ(missing.errors[0].message, "plugin ssh: flag needs an argument: -ssh-key-file-path");
 
   ValidationResult good;
-  ASSERT_TRUE(plugin_.instance->validation()->validate(
+  ASSERT_TRUE(plugin_->validation()->validate(
       job_, nullptr, {"--ssh-key-file-path", "/home/u/.ssh", "-ssh-port=99999"}, good));
   EXPECT_TRUE(good.errors.empty());
 }
 
 }  // namespace
-}  // namespace jobhost::plugintest
+}  // namespace jobhost::testing

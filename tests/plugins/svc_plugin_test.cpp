@@ -2,10 +2,9 @@
 // NetworkPolicy, pod hostname/env/mount, PodNetwork endpoints, hook idempotency and cleanup, flags.
 #include <gtest/gtest.h>
 
-#include "fake_job_context.h"
-#include "plugin_fixture.h"
+#include <jobhost/testing/testing.h>
 
-namespace jobhost::plugintest {
+namespace jobhost::testing {
 namespace {
 
 using Strings = std::vector<std::string>;
@@ -25,19 +24,19 @@ OwnerReference jobOwner() {
 class SvcPluginTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto loaded = loadShipped("svc");
-    ASSERT_TRUE(loaded) << loaded.error();
-    plugin_ = *loaded;
+    ASSERT_TRUE(h_.ok()) << h_.loadError();
+    plugin_ = &h_.plugin("svc");
     job_.spec.tasks[0].template_.spec.initContainers = {container("init")};
   }
-  JobHooksPlugin& hooks() { return *plugin_.instance->jobHooks(); }
+  JobHooksPlugin& hooks() { return *plugin_->jobHooks(); }
   Components build(const PluginArgs& args) {
     Components out;
-    EXPECT_TRUE(plugin_.instance->componentBuild()->build(info_, args, out));
+    EXPECT_TRUE(plugin_->componentBuild()->build(info_, args, out));
     return out;
   }
 
-  LoadedPlugin plugin_;
+  Harness h_{{shipped("svc")}};
+  PluginInstance* plugin_ = nullptr;
   Job job_ = job("demo",
                  {task("ps-main", 2, {container("main", {EnvVar::literal("USER_VAR", "x")}), container("sidecar")}),
                   task("worker", 3), fixedHostTask(), task("idle", 0)},
@@ -69,7 +68,7 @@ const Strings kHostsEnv = {
 };
 
 TEST_F(SvcPluginTest, ReportsItsPoints) {
-  EXPECT_EQ(plugin_.capabilities, kValidation | kPodNetwork | kComponentBuild | kJobHooks);
+  EXPECT_EQ(h_.capabilities("svc"), kValidation | kPodNetwork | kComponentBuild | kJobHooks);
 }
 
 TEST_F(SvcPluginTest, BuildsHostsConfigMapServiceAndNetworkPolicy) {
@@ -113,7 +112,7 @@ TEST_F(SvcPluginTest, FlagsChangeServiceAndDropNetworkPolicy) {
 }
 
 TEST_F(SvcPluginTest, PodNetworkSetsSubdomainAndOneEndpointPerPod) {
-  ASSERT_TRUE(plugin_.instance->podNetwork()->identifyPodNetwork(info_, {}));
+  ASSERT_TRUE(plugin_->podNetwork()->identifyPodNetwork(info_, {}));
   EXPECT_EQ(info_.podSets[0].subdomain, "demo");
   EXPECT_EQ(info_.podSets[0].endpoints, (Strings{"demo-ps-main-0.demo", "demo-ps-main-1.demo"}));
   EXPECT_EQ(info_.podSets[1].endpoints,
@@ -131,9 +130,9 @@ TEST_F(SvcPluginTest, PodGetsHostnameHostsEnvAndConfigMapMount) {
   EXPECT_EQ(p.spec.subdomain, "demo");
   Strings main = {"USER_VAR=x"};
   main.insert(main.end(), kHostsEnv.begin(), kHostsEnv.end());
-  EXPECT_EQ(envOf(p.spec.containers[0]), main);
-  EXPECT_EQ(envOf(p.spec.containers[1]), kHostsEnv);
-  EXPECT_EQ(envOf(p.spec.initContainers[0]), kHostsEnv);
+  EXPECT_EQ(envList(p.spec.containers[0]), main);
+  EXPECT_EQ(envList(p.spec.containers[1]), kHostsEnv);
+  EXPECT_EQ(envList(p.spec.initContainers[0]), kHostsEnv);
 
   ASSERT_EQ(p.spec.volumes.size(), 1u);
   EXPECT_EQ(p.spec.volumes[0].name, "demo-svc");
@@ -243,7 +242,7 @@ TEST_F(SvcPluginTest, JobDeleteWithNetworkPolicyDisabledKeepsItsHandsOffPolicies
 }
 
 TEST_F(SvcPluginTest, BadFlagsAreAdmissionErrorsNamingPluginAndFlag) {
-  auto* validation = plugin_.instance->validation();
+  auto* validation = plugin_->validation();
   ValidationResult bad;
   ASSERT_TRUE(validation->validate(job_, nullptr, {"--publish-not-ready-addresses=maybe"}, bad));
   ASSERT_EQ(bad.errors.size(), 1u);
@@ -264,4 +263,4 @@ TEST_F(SvcPluginTest, BadFlagsAreAdmissionErrorsNamingPluginAndFlag) {
 }
 
 }  // namespace
-}  // namespace jobhost::plugintest
+}  // namespace jobhost::testing

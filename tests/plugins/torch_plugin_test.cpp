@@ -2,10 +2,9 @@
 // exact order, ports, nproc resolution, wait-for-master, pipeline/hook agreement, markers, validation.
 #include <gtest/gtest.h>
 
-#include "fake_job_context.h"
-#include "plugin_fixture.h"
+#include <jobhost/testing/testing.h>
 
-namespace jobhost::plugintest {
+namespace jobhost::testing {
 namespace {
 
 using Strings = std::vector<std::string>;
@@ -49,12 +48,11 @@ std::string waitScript() {
 class TorchPluginTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto loaded = loadShipped("torch");
-    ASSERT_TRUE(loaded) << loaded.error();
-    plugin_ = *loaded;
+    ASSERT_TRUE(h_.ok()) << h_.loadError();
+    plugin_ = &h_.plugin("torch");
     job_.spec.tasks[0].template_.spec.initContainers = {container("init")};
   }
-  JobHooksPlugin& hooks() { return *plugin_.instance->jobHooks(); }
+  JobHooksPlugin& hooks() { return *plugin_->jobHooks(); }
   Pod created(const std::string& task, int32_t index, const PluginArgs& args = {}) {
     Pod p = pod(job_, task, index);
     FakeJobContext ctx(job_, info_, client_, args);
@@ -63,11 +61,12 @@ class TorchPluginTest : public ::testing::Test {
   }
   ValidationResult validate(const PluginArgs& args) {
     ValidationResult out;
-    EXPECT_TRUE(plugin_.instance->validation()->validate(job_, nullptr, args, out));
+    EXPECT_TRUE(plugin_->validation()->validate(job_, nullptr, args, out));
     return out;
   }
 
-  LoadedPlugin plugin_;
+  Harness h_{{shipped("torch")}};
+  PluginInstance* plugin_ = nullptr;
   Job job_ = job("demo",
                  {task("master", 1, {withCpu("main", "2500m")}),
                   task("worker", 3, {withCpu("main", "3"), withCpu("sidecar", nullptr, "500m")}),
@@ -78,13 +77,13 @@ class TorchPluginTest : public ::testing::Test {
 };
 
 TEST_F(TorchPluginTest, ReportsItsPoints) {
-  EXPECT_EQ(plugin_.name, "torch");
-  EXPECT_EQ(plugin_.capabilities, kValidation | kMLPolicy | kJobHooks);
+  EXPECT_EQ(h_.pluginInfo("torch").name, "torch");
+  EXPECT_EQ(h_.capabilities("torch"), kValidation | kMLPolicy | kJobHooks);
 }
 
 TEST_F(TorchPluginTest, MasterGetsVolcanoThenTorchrunEnvAndThePortInContainersOnly) {
   const Pod p = created("master", 0);
-  EXPECT_EQ(envOf(p.spec.containers[0]), expectedEnv("23456", "3", "0"));
+  EXPECT_EQ(envList(p.spec.containers[0]), expectedEnv("23456", "3", "0"));
   EXPECT_EQ(p.spec.containers[0].ports, (std::vector<ContainerPort>{{"pytorchjob-port", 23456, "", 0, ""}}));
   EXPECT_TRUE(p.spec.initContainers[0].env.empty());
   EXPECT_TRUE(p.spec.initContainers[0].ports.empty());
@@ -92,20 +91,20 @@ TEST_F(TorchPluginTest, MasterGetsVolcanoThenTorchrunEnvAndThePortInContainersOn
 
 TEST_F(TorchPluginTest, WorkerRankIsIndexPlusOneAndNprocSumsCpuWithLimitFallback) {
   const Pod p = created("worker", 2);
-  EXPECT_EQ(envOf(p.spec.containers[0]), expectedEnv("23456", "4", "3"));
-  EXPECT_EQ(envOf(p.spec.containers[1]), expectedEnv("23456", "4", "3"));
+  EXPECT_EQ(envList(p.spec.containers[0]), expectedEnv("23456", "4", "3"));
+  EXPECT_EQ(envList(p.spec.containers[1]), expectedEnv("23456", "4", "3"));
   EXPECT_EQ(p.spec.containers[1].ports.size(), 1u);
   EXPECT_TRUE(p.spec.initContainers.empty());
 }
 
 TEST_F(TorchPluginTest, OtherTasksGetNoRankAndNprocAtLeastOne) {
-  EXPECT_EQ(envOf(created("data-prep", 0).spec.containers[0]), expectedEnv("23456", "1", ""));
+  EXPECT_EQ(envList(created("data-prep", 0).spec.containers[0]), expectedEnv("23456", "1", ""));
 }
 
 TEST_F(TorchPluginTest, TorchNameDefaultsPortTo29500AndKeepsItsOwnMarker) {
   job_.spec.plugins = {{"torch", {}}};
   const Pod p = created("worker", 0);
-  EXPECT_EQ(envOf(p.spec.containers[0]), expectedEnv("29500", "4", "1"));
+  EXPECT_EQ(envList(p.spec.containers[0]), expectedEnv("29500", "4", "1"));
   EXPECT_EQ(p.spec.containers[0].ports[0].containerPort, 29500);
   FakeJobContext ctx(job_, info_, client_, {});
   ASSERT_TRUE(hooks().onJobAdd(ctx));
@@ -126,12 +125,12 @@ TEST_F(TorchPluginTest, PytorchMarkerIsVolcanosAndHooksAreIdempotent) {
 
 TEST_F(TorchPluginTest, FlagsSetPortAndNproc) {
   const Pod p = created("master", 0, {"--port=1234", "-nproc-per-node", "8"});
-  EXPECT_EQ(envOf(p.spec.containers[0]), expectedEnv("1234", "8", "0"));
+  EXPECT_EQ(envList(p.spec.containers[0]), expectedEnv("1234", "8", "0"));
 }
 
 TEST_F(TorchPluginTest, AutoNprocStaysAutoWhenAGpuIsRequested) {
   job_.spec.tasks[0].template_.spec.containers[0].resources.limits["nvidia.com/gpu"] = q("2");
-  EXPECT_EQ(envOf(created("master", 0).spec.containers[0]), expectedEnv("23456", "auto", "0"));
+  EXPECT_EQ(envList(created("master", 0).spec.containers[0]), expectedEnv("23456", "auto", "0"));
 }
 
 TEST_F(TorchPluginTest, TaskNamesWithDashesAndATemplateHostname) {
@@ -139,7 +138,7 @@ TEST_F(TorchPluginTest, TaskNamesWithDashesAndATemplateHostname) {
   job_.spec.tasks[0].template_.spec.hostname = "head";
   job_.spec.tasks[0].template_.spec.subdomain = "net";
   const Pod p = created("trainer-worker", 1, {"--master=trainer-main", "--worker=trainer-worker"});
-  EXPECT_EQ(envOf(p.spec.containers[0]),
+  EXPECT_EQ(envList(p.spec.containers[0]),
             (Strings{"MASTER_ADDR=head.net", "MASTER_PORT=23456", "WORLD_SIZE=3", "RANK=2", "PET_NNODES=3",
                      "PET_NPROC_PER_NODE=1", "PET_NODE_RANK=2", "PET_MASTER_ADDR=head.net",
                      "PET_MASTER_PORT=23456"}));
@@ -147,7 +146,7 @@ TEST_F(TorchPluginTest, TaskNamesWithDashesAndATemplateHostname) {
 
 TEST_F(TorchPluginTest, ZeroReplicaWorkersCountForNothing) {
   job_.spec.tasks[1].replicas = 0;
-  EXPECT_EQ(envOf(created("master", 0).spec.containers[0])[2], "WORLD_SIZE=1");
+  EXPECT_EQ(envList(created("master", 0).spec.containers[0])[2], "WORLD_SIZE=1");
 }
 
 TEST_F(TorchPluginTest, WithoutAMasterTaskThePodIsUntouched) {
@@ -163,7 +162,7 @@ TEST_F(TorchPluginTest, ExistingPortNumberIsNotAddedAgainAndUserEnvIsOverriddenI
   const Pod p = created("master", 0);
   Strings want = {"OTHER=y"};
   for (const auto& e : expectedEnv("23456", "3", "0")) want.push_back(e);
-  EXPECT_EQ(envOf(p.spec.containers[0]), want);
+  EXPECT_EQ(envList(p.spec.containers[0]), want);
   EXPECT_EQ(p.spec.containers[0].ports, (std::vector<ContainerPort>{{"custom", 23456, "", 0, ""}}));
 }
 
@@ -204,12 +203,12 @@ TEST_F(TorchPluginTest, PipelinePodSetsCarryTheSharedEnvAndPodsEndUpInVolcanoOrd
   job_.spec.tasks[1].template_.spec.containers[0].env = {EnvVar::literal("USER_VAR", "x")};
   RuntimeInfo info = runtimeInfo(job_);
   const PluginArgs args = {"--wait-master-enabled"};
-  ASSERT_TRUE(plugin_.instance->mlPolicy()->enforceMLPolicy(info, args));
-  EXPECT_EQ(envOf(info.podSets[0].containers[0]), expectedEnv("23456", "3", "0"));
+  ASSERT_TRUE(plugin_->mlPolicy()->enforceMLPolicy(info, args));
+  EXPECT_EQ(envList(info.podSets[0].containers[0]), expectedEnv("23456", "3", "0"));
   Strings workerSet = {"USER_VAR=x"};
   for (const auto& e : expectedEnv("23456", "4", ""))
     if (e.rfind("RANK", 0) != 0) workerSet.push_back(e);
-  EXPECT_EQ(envOf(info.podSets[1].containers[0]), workerSet);
+  EXPECT_EQ(envList(info.podSets[1].containers[0]), workerSet);
   EXPECT_EQ(info.podSets[1].initContainers.size(), 1u);
   EXPECT_TRUE(info.podSets[0].initContainers[0].env.empty());
   EXPECT_TRUE(info.ledger.conflicts().empty());
@@ -253,11 +252,11 @@ TEST_F(TorchPluginTest, BadFlagsAreAdmissionErrorsUnderTheNameTheJobUses) {
 }
 
 TEST(TorchPluginLoad, BadConfigDefaultArgsFailTheLoad) {
-  auto loaded = loadShipped("torch", {"--nproc-per-node=many"});
-  ASSERT_FALSE(loaded);
-  EXPECT_NE(loaded.error().find("invalid value \"many\" for flag -nproc-per-node"), std::string::npos)
-      << loaded.error();
+  Harness loaded({shipped("torch", {"--nproc-per-node=many"})});
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_NE(loaded.loadError().find("invalid value \"many\" for flag -nproc-per-node"), std::string::npos)
+      << loaded.loadError();
 }
 
 }  // namespace
-}  // namespace jobhost::plugintest
+}  // namespace jobhost::testing

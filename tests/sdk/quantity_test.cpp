@@ -44,6 +44,20 @@ TEST(Quantity, RejectsInvalidWithAClearMessage) {
   EXPECT_NE(error.find("too large"), std::string::npos);
 }
 
+TEST(Quantity, ExtremeInputsNeverOverflow) {
+  std::string error;
+  EXPECT_FALSE(Quantity::parse("19722.92332226752462E22", &error));  // found by fuzz/quantity
+  EXPECT_NE(error.find("too large"), std::string::npos);
+  EXPECT_FALSE(Quantity::parse("9999999999999999999999999999999999999999999999n", &error));
+  EXPECT_NE(error.find("too large"), std::string::npos);
+  EXPECT_EQ(Quantity::parse("1e-9999")->milliValue(), 1);
+  EXPECT_EQ(Quantity::parse("0.0000000000000000000000000000000000000000000001")->milliValue(), 1);
+  EXPECT_EQ(Quantity::parse("0.000000000000000000000000000000000000000000000")->milliValue(), 0);
+  EXPECT_EQ(Quantity::parse("1.00000000000000000000000000000001")->milliValue(), 1001);
+  EXPECT_EQ(Quantity::parse("123456789012345678901n")->milliValue(), 123456789012346);
+  EXPECT_EQ(Quantity::parse("7Pi")->value(), 7 * (int64_t{1} << 50));
+}
+
 TEST(Quantity, ValueRoundsUpLikeKubernetes) {
   EXPECT_EQ(Quantity::parse("2.5")->value(), 3);
   EXPECT_EQ(Quantity::parse("0.7")->value(), 1);

@@ -46,6 +46,19 @@ typedef struct jobhost_plugin_descriptor {
   void (*destroy)(void* instance);
 } jobhost_plugin_descriptor;
 
+/* A plugin's entry function: returns its static descriptor. Never throws. */
+typedef const jobhost_plugin_descriptor* (*jobhost_plugin_entry_fn)(void);
+
 #ifdef __cplusplus
 }
+#endif
+
+/* Declares the entry of a plugin built in-process (its <target>_static library, see plugin.h):
+   JOBHOST_DECLARE_STATIC_PLUGIN(env) declares jobhost_plugin_entry_env(). */
+#ifdef __cplusplus
+#define JOBHOST_DECLARE_STATIC_PLUGIN(NAME) \
+  extern "C" const jobhost_plugin_descriptor* jobhost_plugin_entry_##NAME(void)
+#else
+#define JOBHOST_DECLARE_STATIC_PLUGIN(NAME) \
+  const jobhost_plugin_descriptor* jobhost_plugin_entry_##NAME(void)
 #endif

@@ -14,3 +14,4 @@
 #include "jobhost/runtime_info.h"
 #include "jobhost/status.h"
 #include "jobhost/version.h"
+#include "jobhost/volcano.h"

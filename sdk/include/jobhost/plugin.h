@@ -215,24 +215,42 @@ void destroy(void* instance) noexcept {
 }  // namespace detail
 }  // namespace jobhost
 
+/// The descriptor JOBHOST_PLUGIN builds for CLASS (used by both export forms below).
+#define JOBHOST_PLUGIN_DESCRIPTOR_BODY(CLASS, NAME, VERSION)                                      \
+  static const jobhost_plugin_descriptor descriptor = {                                          \
+      sizeof(jobhost_plugin_descriptor),                                                         \
+      JOBHOST_ABI_MAJOR,                                                                         \
+      JOBHOST_ABI_MINOR,                                                                         \
+      JOBHOST_BUILD_KEY,                                                                         \
+      JOBHOST_SDK_VERSION_STRING,                                                                \
+      NAME,                                                                                      \
+      VERSION,                                                                                   \
+      ::jobhost::detail::capabilitiesOf<CLASS>(),                                                \
+      &::jobhost::detail::create<CLASS>,                                                         \
+      &::jobhost::detail::destroy<CLASS>};                                                       \
+  return &descriptor;
+
 /// Exports plugin class CLASS (default-constructible; implements one or more extension-point
 /// interfaces; optionally `Status configure(const jobhost::PluginSettings&)`) under NAME/VERSION.
 /// Write it once, at namespace scope, in one source file of the plugin.
+///
+/// Shared object (the default): exports the Boost.DLL alias JOBHOST_ENTRY_NAME.
+/// In-process (static) build: when JOBHOST_PLUGIN_STATIC_ENTRY is defined (jobhost_add_plugin's
+/// <target>_static library defines it as jobhost_plugin_entry_<name>), it instead defines
+/// `extern "C" const jobhost_plugin_descriptor* <JOBHOST_PLUGIN_STATIC_ENTRY>()`, a uniquely
+/// named entry that many plugins can share one binary with; declare it where it is used with
+/// JOBHOST_DECLARE_STATIC_PLUGIN(<name>) (descriptor.h) and hand it to the host's adoptPlugin.
+#ifdef JOBHOST_PLUGIN_STATIC_ENTRY
+#define JOBHOST_PLUGIN(CLASS, NAME, VERSION)                                                      \
+  extern "C" const jobhost_plugin_descriptor* JOBHOST_PLUGIN_STATIC_ENTRY() {                    \
+    JOBHOST_PLUGIN_DESCRIPTOR_BODY(CLASS, NAME, VERSION)                                         \
+  }
+#else
 #define JOBHOST_PLUGIN(CLASS, NAME, VERSION)                                                      \
   namespace jobhost_plugin_export {                                                              \
   const jobhost_plugin_descriptor* jobhost_plugin_entry_fn() {                                   \
-    static const jobhost_plugin_descriptor descriptor = {                                        \
-        sizeof(jobhost_plugin_descriptor),                                                       \
-        JOBHOST_ABI_MAJOR,                                                                       \
-        JOBHOST_ABI_MINOR,                                                                       \
-        JOBHOST_BUILD_KEY,                                                                       \
-        JOBHOST_SDK_VERSION_STRING,                                                              \
-        NAME,                                                                                    \
-        VERSION,                                                                                 \
-        ::jobhost::detail::capabilitiesOf<CLASS>(),                                              \
-        &::jobhost::detail::create<CLASS>,                                                       \
-        &::jobhost::detail::destroy<CLASS>};                                                     \
-    return &descriptor;                                                                          \
+    JOBHOST_PLUGIN_DESCRIPTOR_BODY(CLASS, NAME, VERSION)                                         \
   }                                                                                              \
   }                                                                                              \
   BOOST_DLL_ALIAS(jobhost_plugin_export::jobhost_plugin_entry_fn, jobhost_plugin_entry)
+#endif

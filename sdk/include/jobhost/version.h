@@ -2,13 +2,14 @@
 // Plugins are stamped with these at compile time by JOBHOST_PLUGIN (plugin.h); the host checks them at load.
 #pragma once
 
-// SDK release version (semantic versioning). Also the CMake package version.
+// SDK release version (semantic versioning). The one source of the version: the top-level
+// CMakeLists.txt reads these three lines for project(VERSION), so the CMake package version
+// (jobhostConfigVersion.cmake), jobhost-sdk.pc and libjobhost_sdk.so's version follow them.
 #define JOBHOST_SDK_VERSION_MAJOR 0
 #define JOBHOST_SDK_VERSION_MINOR 1
 #define JOBHOST_SDK_VERSION_PATCH 0
-#define JOBHOST_SDK_VERSION_STRING "0.1.0"
 
-// Plugin ABI version. Rules (docs/sdk.md, "ABI rules"):
+// Plugin ABI version (also exported by the CMake package as JOBHOST_ABI_MAJOR/MINOR). Rules (docs/sdk.md, "ABI rules"):
 //  - MAJOR bumps on any change to the layout or meaning of a type that crosses the boundary
 //    (value types, interface vtables, the descriptor). A plugin loads only when MAJOR matches.
 //  - MINOR bumps when something is only added in a compatible way (a new extension point queried
@@ -18,6 +19,10 @@
 
 #define JOBHOST_STR_INNER(x) #x
 #define JOBHOST_STR(x) JOBHOST_STR_INNER(x)
+
+#define JOBHOST_SDK_VERSION_STRING                                                         \
+  JOBHOST_STR(JOBHOST_SDK_VERSION_MAJOR) "." JOBHOST_STR(JOBHOST_SDK_VERSION_MINOR) "." \
+      JOBHOST_STR(JOBHOST_SDK_VERSION_PATCH)
 
 // The C++ ABI family: GCC and Clang on ELF both follow the Itanium C++ ABI.
 #if defined(_MSC_VER) && !defined(__clang__)

@@ -1,5 +1,5 @@
-// FakeResourceClient and FakeJobContext: an in-memory JobContext for plugin tests that records
-// every create/update/delete. A stand-in until the official jobhost::testing harness replaces it.
+// FakeResourceClient and FakeJobContext: an in-memory JobContext for unit tests that call a
+// plugin's hooks directly (Harness::plugin()); records every create/update/delete.
 #pragma once
 
 #include <map>
@@ -7,13 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "jobhost/testing/export.h"
 #include "jobhost/extension_points.h"
 
-namespace jobhost::plugintest {
+namespace jobhost::testing {
 
 /// Objects of one namespace, keyed by name; `calls` lists "apply <Kind> <name>" and
 /// "remove <Kind> <name>" in order (reads are not recorded).
-class FakeResourceClient final : public ResourceClient {
+class JOBHOST_TESTING_API FakeResourceClient final : public ResourceClient {
  public:
   Status apply(const Components& objects) override;
   Status remove(ObjectKind kind, const std::string& name) override;
@@ -30,7 +31,7 @@ class FakeResourceClient final : public ResourceClient {
 
 /// One hook call's view of a job. The job (and its controlledResources) and the client are the
 /// caller's, so state carries over between hook calls like it does in the controller.
-class FakeJobContext final : public JobContext {
+class JOBHOST_TESTING_API FakeJobContext final : public JobContext {
  public:
   FakeJobContext(Job& job, const RuntimeInfo& info, FakeResourceClient& client, PluginArgs args,
                  Components built = {})
@@ -56,4 +57,4 @@ class FakeJobContext final : public JobContext {
   Components built_;
 };
 
-}  // namespace jobhost::plugintest
+}  // namespace jobhost::testing

@@ -1,8 +1,8 @@
 // In-memory ResourceClient for plugin tests: create-or-update by name, delete with NotFound OK,
 // and a log of every mutating call.
-#include "fake_job_context.h"
+#include "jobhost/testing/fake_context.h"
 
-namespace jobhost::plugintest {
+namespace jobhost::testing {
 namespace {
 
 template <class T>
@@ -55,4 +55,4 @@ bool FakeResourceClient::exists(ObjectKind kind, const std::string& name) {
   return false;
 }
 
-}  // namespace jobhost::plugintest
+}  // namespace jobhost::testing

@@ -1,16 +1,8 @@
-// Loading shipped plugins from JOBHOST_PLUGIN_DIR and building test jobs, pod sets and pods.
-// Pods get the annotations and labels plugins read (Volcano's createJobPod, spec §6.1).
-#include "plugin_fixture.h"
+// Test builders: jobs, tasks, containers, pipeline pod sets and pods with the annotations and
+// labels plugins read (Volcano's createJobPod, spec §6.1).
+#include "jobhost/testing/builders.h"
 
-namespace jobhost::plugintest {
-
-Expected<LoadedPlugin> loadShipped(const std::string& name, std::vector<std::string> defaultArgs) {
-  LoadRequest request;
-  request.name = name;
-  request.searchPath = {JOBHOST_PLUGIN_DIR};
-  request.defaultArgs = std::move(defaultArgs);
-  return loadPlugin(request);
-}
+namespace jobhost::testing {
 
 Container container(std::string name, std::vector<EnvVar> env) {
   Container c;
@@ -74,16 +66,4 @@ Pod pod(const Job& job, const PodSet& set, int32_t index) {
   return p;
 }
 
-std::vector<std::string> envOf(const Container& container) {
-  std::vector<std::string> out;
-  for (const auto& e : container.env) {
-    if (e.valueFrom && e.valueFrom->configMapKeyRef)
-      out.push_back(e.name + "<-configMap:" + e.valueFrom->configMapKeyRef->name + "/" +
-                    e.valueFrom->configMapKeyRef->key);
-    else
-      out.push_back(e.name + "=" + e.value);
-  }
-  return out;
-}
-
-}  // namespace jobhost::plugintest
+}  // namespace jobhost::testing

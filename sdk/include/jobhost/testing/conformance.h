@@ -1,0 +1,37 @@
+// The negative suite every plugin gets for free: idempotent hooks, contained exceptions, unknown
+// flags reported at admission, OnJobDelete undoing OnJobAdd — one call on a loaded Harness.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jobhost/testing/export.h"
+#include "jobhost/testing/harness.h"
+
+namespace jobhost::testing {
+
+/// Outcome of the suite: the checks that ran ("<plugin>: <check>") and one line per failure.
+struct ConformanceReport {
+  std::vector<std::string> checks;
+  std::vector<std::string> failures;
+  bool ok() const { return failures.empty(); }
+};
+
+/// Runs the suite for every plugin of `harness` on `jobYaml` (which must pass admission):
+///  - unknown flags: spec.plugins.<plugin> += "--jobhost-conformance-unknown-flag=1" makes admission
+///    fail with an error naming the plugin and the flag;
+///  - idempotency: OnJobAdd, OnJobUpdate, OnJobDelete twice in a row change nothing the second
+///    time; OnPodCreate run again on the pod it produced leaves it unchanged;
+///  - undo: after OnJobAdd then OnJobDelete, no object is left and controlledResources is as before;
+///  - containment: every hook called with a JobContext whose services throw returns (no exception
+///    escapes; an error names the call), and an exception thrown at the host-side proxy becomes a
+///    hook error naming the plugin.
+/// Hooks run against an in-memory object store, not the harness's sim job; the calls appear in
+/// hookCalls(). Does not need (nor disturb) a submitted job.
+JOBHOST_TESTING_API ConformanceReport checkConformance(Harness& harness, std::string_view jobYaml);
+
+/// checkConformance, each failure reported with GoogleTest's ADD_FAILURE(). Returns report.ok().
+JOBHOST_TESTING_API bool runConformance(Harness& harness, std::string_view jobYaml);
+
+}  // namespace jobhost::testing

@@ -1,0 +1,46 @@
+// Small Volcano helpers plugins keep rewriting (job/plugins/util and job/helpers): pod index and
+// task of a pod, a pod's domain name, and the "plugin-<name>" idempotency marker. Header-only.
+#pragma once
+
+#include <algorithm>
+#include <string>
+
+#include "jobhost/extension_points.h"
+#include "jobhost/job.h"
+
+namespace jobhost::volcano {
+
+/// GetPodIndexUnderTask: the last '-'-separated part of "<job>-<task>-<index>", or "" when the
+/// name has fewer than three parts. Pure; any thread.
+inline std::string podIndex(const std::string& podName) {
+  if (std::count(podName.begin(), podName.end(), '-') < 2) return "";
+  return podName.substr(podName.rfind('-') + 1);
+}
+
+/// GetTaskKey: the pod's volcano.sh/task-spec annotation, else "default".
+inline std::string taskKey(const Pod& pod) {
+  auto it = pod.metadata.annotations.find(std::string(keys::TaskSpec));
+  return it == pod.metadata.annotations.end() ? std::string(keys::DefaultTaskSpec) : it->second;
+}
+
+/// MakeDomainName: "<hostname>.<subdomain>" of pod `index` of `task`; hostname defaults to
+/// "<job>-<task>-<index>", subdomain to the job name (what the svc plugin sets).
+inline std::string domainName(const Job& job, const TaskSpec& task, int32_t index) {
+  const auto& spec = task.template_.spec;
+  const std::string host =
+      spec.hostname.empty() ? job.metadata.name + "-" + task.name + "-" + std::to_string(index) : spec.hostname;
+  return host + "." + (spec.subdomain.empty() ? job.metadata.name : spec.subdomain);
+}
+
+/// The idempotency marker controlledResources["plugin-<name>"] = "<name>" (spec §7.1).
+inline bool hasMarker(JobContext& ctx, const std::string& plugin) {
+  return ctx.controlledResources().count("plugin-" + plugin) != 0;
+}
+inline void setMarker(JobContext& ctx, const std::string& plugin) {
+  ctx.controlledResources()["plugin-" + plugin] = plugin;
+}
+inline void clearMarker(JobContext& ctx, const std::string& plugin) {
+  ctx.controlledResources().erase("plugin-" + plugin);
+}
+
+}  // namespace jobhost::volcano
