@@ -13,7 +13,7 @@ namespace jobhost::cli {
 namespace {
 
 void appendRendered(const RenderedJob& r, rapidjson::Value& items, JsonAllocator& a, bool showSecrets) {
-  items.PushBack(encodeJob(r.job, a), a);
+  items.PushBack(encodeJob(r.job, a, EncodeOptions{!showSecrets}), a);
   items.PushBack(encodePodGroup(r.podGroup, a), a);
   for (const auto& o : r.objects.configMaps) items.PushBack(encodeConfigMap(o, a), a);
   for (const auto& o : r.objects.secrets) items.PushBack(encodeSecret(o, a, EncodeOptions{!showSecrets}), a);

@@ -8,6 +8,7 @@
 
 #include "host/common/source_doc.h"
 #include "host/config/default_config.h"
+#include "host/spec/duration.h"
 
 namespace jobhost {
 namespace {
@@ -78,6 +79,15 @@ class Parser {
     if (!out) return (fail(path, why), false);
     return true;
   }
+  bool duration(const Value& v, const std::string& path, Duration& out) {
+    std::string text;
+    if (!string(v, path, text)) return false;
+    auto d = parseGoDuration(text);
+    if (!d || d->ms < 0)
+      return (fail(path, "must be a non-negative duration such as \"30s\" or \"500ms\" (\"0\" disables it)"), false);
+    out = *d;
+    return true;
+  }
   const SourceDoc& doc() const { return doc_; }
 
  private:
@@ -85,8 +95,8 @@ class Parser {
   std::string error_;
 };
 
-bool parsePlugin(Parser& p, const Value& v, const std::string& path, PluginEntry& e) {
-  if (!p.object(v, path, {"name", "path", "required", "activation", "args", "aliases"})) return false;
+bool parsePlugin(Parser& p, const Value& v, const std::string& path, PluginEntry& e, bool& ownTimeout) {
+  if (!p.object(v, path, {"name", "path", "required", "activation", "args", "aliases", "callTimeout"})) return false;
   e.where = p.doc().where(path);
   for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
     std::string key = it->name.GetString(), kp = childPath(path, key);
@@ -97,6 +107,7 @@ bool parsePlugin(Parser& p, const Value& v, const std::string& path, PluginEntry
     else if (key == "required") ok = p.boolean(x, kp, e.required);
     else if (key == "args") ok = p.strings(x, kp, e.args);
     else if (key == "aliases") ok = p.strings(x, kp, e.aliases);
+    else if (key == "callTimeout") ok = ownTimeout = p.duration(x, kp, e.callTimeout);
     else if (key == "activation") {
       std::string a;
       ok = p.string(x, kp, a);
@@ -238,12 +249,15 @@ Expected<HostConfig> parseHostConfig(std::string_view text, const std::string& f
   c.baseDir = std::filesystem::path(file).parent_path().string();
   const Value& root = doc.doc;
   if (!p.object(root, "", {"pluginPath", "plugins", "extensionPoints", "queues", "schedulerNames",
-                           "priorityClasses", "controller", "backend"}))
+                           "priorityClasses", "controller", "backend", "pluginCallTimeout"}))
     return Expected<HostConfig>::failure(p.error());
+  std::vector<bool> ownTimeout;  // per plugin entry: whether it set its own callTimeout
   for (auto it = root.MemberBegin(); it != root.MemberEnd() && !p.failed(); ++it) {
     std::string key = it->name.GetString();
     const Value& v = it->value;
-    if (key == "pluginPath") {
+    if (key == "pluginCallTimeout") {
+      p.duration(v, key, c.pluginCallTimeout);
+    } else if (key == "pluginPath") {
       p.strings(v, key, c.pluginPath);
     } else if (key == "plugins") {
       if (!v.IsArray()) {
@@ -252,7 +266,10 @@ Expected<HostConfig> parseHostConfig(std::string_view text, const std::string& f
       }
       for (rapidjson::SizeType i = 0; i < v.Size() && !p.failed(); ++i) {
         PluginEntry e;
-        if (parsePlugin(p, v[i], indexPath(key, i), e)) c.plugins.push_back(std::move(e));
+        bool own = false;
+        if (!parsePlugin(p, v[i], indexPath(key, i), e, own)) break;
+        c.plugins.push_back(std::move(e));
+        ownTimeout.push_back(own);
       }
     } else if (key == "extensionPoints") {
       parsePoints(p, v, key, c);
@@ -283,6 +300,8 @@ Expected<HostConfig> parseHostConfig(std::string_view text, const std::string& f
   }
   if (!p.failed()) checkSemantics(p, c);
   if (p.failed()) return Expected<HostConfig>::failure(p.error());
+  for (size_t i = 0; i < c.plugins.size(); ++i)
+    if (!ownTimeout[i]) c.plugins[i].callTimeout = c.pluginCallTimeout;
   if (c.queues.empty()) c.queues.push_back(QueueConfig{"default", "Open", ""});
   return c;
 }

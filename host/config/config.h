@@ -9,9 +9,13 @@
 #include <vector>
 
 #include "host/common/expected.h"
+#include "jobhost/job.h"
 #include "jobhost/quantity.h"
 
 namespace jobhost {
+
+/// How long one call into a plugin may take before the host abandons it (0 disables the deadline).
+inline constexpr Duration kDefaultPluginCallTimeout{30000};
 
 enum class Activation {
   Job,     // runs only for jobs that name it in spec.plugins (Volcano-style, the default)
@@ -25,6 +29,7 @@ struct PluginEntry {
   Activation activation = Activation::Job;
   std::vector<std::string> args;     // default args, Go flag syntax
   std::vector<std::string> aliases;  // other names jobs may use in spec.plugins
+  Duration callTimeout = kDefaultPluginCallTimeout;  // "callTimeout", else the config's pluginCallTimeout
   std::string where;                 // "file:line:col" of this entry, for messages
 };
 
@@ -70,6 +75,7 @@ struct HostConfig {
   std::vector<QueueConfig> queues;                        // "default" always exists
   std::vector<std::string> schedulerNames;                // mutation default: first, else volcano
   std::map<std::string, int32_t> priorityClasses;         // name -> value, for PodGroup minResources
+  Duration pluginCallTimeout = kDefaultPluginCallTimeout;  // default deadline of every plugin call
   ControllerConfig controller;
   LocalBackendConfig local;
   SimBackendConfig sim;

@@ -26,7 +26,7 @@ template <class Call>
 Status runPoint(const Registry& registry, Point point, RuntimeInfo& info, Call&& call) {
   for (const auto& active : registry.activeAt(point, info.job)) {
     info.ledger.setActor(active.plugin->names[0]);
-    Status st = callPlugin([&] { return call(*active.plugin->loaded.instance, active); });
+    Status st = callPlugin(*active.plugin, toString(point), [&] { return call(*active.plugin->loaded.instance, active); });
     if (!st) return Status::error(failedIn(active, point, st.message()));
     if (Status c = conflicts(info); !c) return c;
   }

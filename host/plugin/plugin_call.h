@@ -1,16 +1,19 @@
-// callPlugin: the host's second line of defence around every call into plugin code. Any exception
-// that escaped the plugin's own SDK barrier becomes an error Status; the text is copied, never kept.
+// callPlugin: the host's second line of defence around every call into plugin code. Exceptions
+// become error Statuses (text copied, never kept); a deadline abandons a hung call (call_deadline.h).
 #pragma once
 
 #include <exception>
 #include <string>
+#include <type_traits>
 
+#include "host/plugin/call_deadline.h"
+#include "host/plugin/registry.h"
 #include "jobhost/status.h"
 
 namespace jobhost {
 
 template <class F>
-Status callPlugin(F&& call) noexcept {
+Status catchingPlugin(F& call) noexcept {
   try {
     return call();
   } catch (const std::exception& e) {
@@ -18,6 +21,27 @@ Status callPlugin(F&& call) noexcept {
   } catch (...) {
     return Status::error("threw a non-standard exception");
   }
+}
+
+template <class F>
+Status invokeErased(void* f) {
+  return (*static_cast<std::remove_reference_t<F>*>(f))();
+}
+
+/// Calls into `plugin` at `where` (a point or hook name); a quarantined plugin is not called. With a
+/// callTimeout the call runs on the caller's guard thread (one handoff), inline when already there.
+template <class F>
+Status callPlugin(const RegisteredPlugin& plugin, const char* where, F&& call) noexcept {
+  if (auto refused = deadline::refuseQuarantined(plugin, where)) return *refused;
+  if (plugin.entry.callTimeout.ms <= 0) return catchingPlugin(call);
+  auto watched = [&] {
+    deadline::begin(plugin, where);
+    Status st = catchingPlugin(call);
+    deadline::end();
+    return st;
+  };
+  if (deadline::onGuardThread()) return watched();
+  return deadline::runGuarded(&invokeErased<decltype(watched)>, &watched, false);
 }
 
 }  // namespace jobhost

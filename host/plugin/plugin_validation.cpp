@@ -9,7 +9,7 @@ namespace jobhost {
 PluginValidation validationPlugins(const Registry& registry) {
   return [&registry](const Job& job, const Job* oldJob, ValidationResult& out) {
     for (const auto& a : registry.activeAt(Point::Validation, job)) {
-      Status st = callPlugin([&] { return a.plugin->loaded.instance->validation()->validate(job, oldJob, a.args, out); });
+      Status st = callPlugin(*a.plugin, "Validation", [&] { return a.plugin->loaded.instance->validation()->validate(job, oldJob, a.args, out); });
       if (!st)
         out.errors.push_back({"spec.plugins." + a.plugin->names[0],
                               "plugin \"" + a.plugin->names[0] + "\" failed in Validation: " + st.message()});

@@ -13,9 +13,14 @@ namespace jobhost {
 using JsonAllocator = rapidjson::Document::AllocatorType;
 
 struct EncodeOptions {
-  /// Secret values are written as base64("<redacted>") ("PHJlZGFjdGVkPg=="), keys kept, unless
-  /// this is set to false; then the real bytes are base64-encoded. Only for trusted sinks.
+  /// Secret values are written as base64("<redacted>") ("PHJlZGFjdGVkPg=="), keys kept, and a Job's
+  /// plugin args that carry secrets (--ssh-private-key=, *password*, *token*, *secret*, *credential*
+  /// flags) as `--flag=<redacted>`, unless this is set to false. Only for trusted sinks.
   bool redactSecrets = true;
+  /// encodeJobStatus writes every status field, zero values included ("reason":"", "pending":0,
+  /// "taskStatusCount":{}, "conditions":[], each task's "phase":{}), as `jobhost simulate` reports
+  /// them; unset times and runningDuration are still left out.
+  bool everyStatusField = false;
 };
 
 // Every encoder returns a JSON object whose strings and children live in `allocator`; members are
@@ -26,12 +31,15 @@ struct EncodeOptions {
 // key the struct already models is skipped; one whose text is not JSON is written as a string.
 // Times are RFC 3339 UTC seconds; Go durations use Duration.String() form.
 
-/// batch.volcano.sh/v1alpha1 Job: metadata, spec, and status unless it is all defaults.
-rapidjson::Value encodeJob(const Job& job, JsonAllocator& allocator);
+/// batch.volcano.sh/v1alpha1 Job: metadata, spec, and status unless it is all defaults; secret
+/// plugin args redacted unless options.redactSecrets is false.
+rapidjson::Value encodeJob(const Job& job, JsonAllocator& allocator, EncodeOptions options = {});
 /// The Job status object alone: state{phase,reason,message,lastTransitionTime} (always present),
 /// minAvailable, taskStatusCount{task:{phase:{Running:1}}}, counters, version, retryCount,
 /// runningDuration, controlledResources, conditions[{status,lastTransitionTime}].
 rapidjson::Value encodeJobStatus(const JobStatus& status, JsonAllocator& allocator);
+/// encodeJobStatus with options (everyStatusField: every field written, as `jobhost simulate` does).
+rapidjson::Value encodeJobStatusWith(const JobStatus& status, JsonAllocator& allocator, EncodeOptions options);
 /// v1 Pod; status.nodeName is written where Kubernetes keeps it, at spec.nodeName.
 rapidjson::Value encodePod(const Pod& pod, JsonAllocator& allocator);
 /// scheduling.volcano.sh/v1beta1 PodGroup; status only when not all defaults.

@@ -49,20 +49,46 @@ Value encodeJobVolume(const JobVolume& v, JsonAllocator& a) {
   return out.take();
 }
 
-Value encodePlugins(const std::map<std::string, std::vector<std::string>>& plugins, JsonAllocator& a) {
-  Value out(rapidjson::kObjectType);
-  for (const auto& [name, args] : plugins) out.AddMember(jsonString(name, a), jsonStrings(args, a), a);
+/// A flag whose value is key material or a credential, by its name (ssh's --ssh-private-key, any
+/// *password*, *token*, *secret*, *credential* flag of any plugin).
+bool isSecretFlag(std::string_view name) {
+  for (std::string_view word : {"private-key", "password", "token", "secret", "credential"})
+    if (name.find(word) != std::string_view::npos) return true;
+  return false;
+}
+
+/// Plugin args with the values of secret flags replaced: `--flag=<redacted>`, and for the two-word
+/// form `--flag VALUE` the word after the flag.
+std::vector<std::string> redactArgs(const std::vector<std::string>& args) {
+  std::vector<std::string> out = args;
+  for (size_t i = 0; i < out.size(); ++i) {
+    std::string_view arg = out[i];
+    if (!arg.starts_with("-")) continue;
+    const size_t eq = arg.find('=');
+    if (!isSecretFlag(arg.substr(0, eq))) continue;
+    if (eq != std::string_view::npos)
+      out[i] = std::string(arg.substr(0, eq + 1)) + "<redacted>";
+    else if (i + 1 < out.size() && !out[i + 1].starts_with("-"))
+      out[++i] = "<redacted>";
+  }
   return out;
 }
 
-Value encodeJobSpec(const JobSpec& s, JsonAllocator& a) {
+Value encodePlugins(const std::map<std::string, std::vector<std::string>>& plugins, JsonAllocator& a, bool redact) {
+  Value out(rapidjson::kObjectType);
+  for (const auto& [name, args] : plugins)
+    out.AddMember(jsonString(name, a), jsonStrings(redact ? redactArgs(args) : args, a), a);
+  return out;
+}
+
+Value encodeJobSpec(const JobSpec& s, JsonAllocator& a, const EncodeOptions& options) {
   JsonObject out(a);
   out.stringIfSet("schedulerName", s.schedulerName)
       .integerIfSet("minAvailable", s.minAvailable)
       .setIfSet("volumes", jsonArray(s.volumes, a, encodeJobVolume))
       .setIfSet("tasks", jsonArray(s.tasks, a, encodeTask))
       .setIfSet("policies", jsonArray(s.policies, a, encodePolicy))
-      .setIfSet("plugins", encodePlugins(s.plugins, a));
+      .setIfSet("plugins", encodePlugins(s.plugins, a, options.redactSecrets));
   if (s.runningEstimate) out.string("runningEstimate", formatGoDuration(*s.runningEstimate));
   out.stringIfSet("queue", s.queue)
       .integerIfSet("maxRetry", s.maxRetry)
@@ -73,13 +99,36 @@ Value encodeJobSpec(const JobSpec& s, JsonAllocator& a) {
   return out.merge(s.unknown).take();
 }
 
-Value encodeTaskStatusCount(const std::map<std::string, TaskState>& counts, JsonAllocator& a) {
+// A status object: omitempty, or every field when `every` (EncodeOptions::everyStatusField).
+class StatusObject {
+ public:
+  StatusObject(JsonAllocator& a, bool every) : out_(a), every_(every) {}
+  StatusObject& text(std::string_view key, std::string_view value) {
+    every_ ? out_.string(key, value) : out_.stringIfSet(key, value);
+    return *this;
+  }
+  StatusObject& number(std::string_view key, int64_t value) {
+    every_ ? out_.integer(key, value) : out_.integerIfSet(key, value);
+    return *this;
+  }
+  StatusObject& child(std::string_view key, Value value) {
+    every_ ? out_.set(key, std::move(value)) : out_.setIfSet(key, std::move(value));
+    return *this;
+  }
+  JsonObject& object() { return out_; }
+
+ private:
+  JsonObject out_;
+  bool every_;
+};
+
+Value encodeTaskStatusCount(const std::map<std::string, TaskState>& counts, JsonAllocator& a, bool every) {
   Value out(rapidjson::kObjectType);
   for (const auto& [task, state] : counts) {
     Value phases(rapidjson::kObjectType);
     for (const auto& [phase, count] : state.phase)
       phases.AddMember(jsonString(toString(phase), a), Value(count), a);
-    out.AddMember(jsonString(task, a), JsonObject(a).setIfSet("phase", std::move(phases)).take(), a);
+    out.AddMember(jsonString(task, a), StatusObject(a, every).child("phase", std::move(phases)).object().take(), a);
   }
   return out;
 }
@@ -90,37 +139,38 @@ Value encodeCondition(const JobCondition& c, JsonAllocator& a) {
 
 }  // namespace
 
-Value encodeJobStatus(const JobStatus& s, JsonAllocator& a) {
-  Value state = JsonObject(a)
-                    .stringIfSet("phase", toString(s.state.phase))
-                    .stringIfSet("reason", s.state.reason)
-                    .stringIfSet("message", s.state.message)
-                    .timeIfSet("lastTransitionTime", s.state.lastTransitionTime)
-                    .take();
-  JsonObject out(a);
-  out.set("state", std::move(state))
-      .integerIfSet("minAvailable", s.minAvailable)
-      .setIfSet("taskStatusCount", encodeTaskStatusCount(s.taskStatusCount, a))
-      .integerIfSet("pending", s.pending)
-      .integerIfSet("running", s.running)
-      .integerIfSet("succeeded", s.succeeded)
-      .integerIfSet("failed", s.failed)
-      .integerIfSet("terminating", s.terminating)
-      .integerIfSet("unknown", s.unknown)
-      .integerIfSet("version", s.version)
-      .integerIfSet("retryCount", s.retryCount);
-  if (s.runningDurationMs) out.string("runningDuration", formatGoDuration(Duration{*s.runningDurationMs}));
-  return out.setIfSet("controlledResources", jsonStringMap(s.controlledResources, a))
-      .setIfSet("conditions", jsonArray(s.conditions, a, encodeCondition))
+Value encodeJobStatusWith(const JobStatus& s, JsonAllocator& a, EncodeOptions options) {
+  const bool every = options.everyStatusField;
+  StatusObject state(a, every);
+  state.text("phase", toString(s.state.phase)).text("reason", s.state.reason).text("message", s.state.message);
+  state.object().timeIfSet("lastTransitionTime", s.state.lastTransitionTime);
+  StatusObject out(a, every);
+  out.object().set("state", state.object().take());  // always present
+  out.number("minAvailable", s.minAvailable)
+      .child("taskStatusCount", encodeTaskStatusCount(s.taskStatusCount, a, every))
+      .number("pending", s.pending)
+      .number("running", s.running)
+      .number("succeeded", s.succeeded)
+      .number("failed", s.failed)
+      .number("terminating", s.terminating)
+      .number("unknown", s.unknown)
+      .number("version", s.version)
+      .number("retryCount", s.retryCount);
+  if (s.runningDurationMs) out.object().string("runningDuration", formatGoDuration(Duration{*s.runningDurationMs}));
+  return out.child("controlledResources", jsonStringMap(s.controlledResources, a))
+      .child("conditions", jsonArray(s.conditions, a, encodeCondition))
+      .object()
       .take();
 }
 
-Value encodeJob(const Job& job, JsonAllocator& a) {
+Value encodeJobStatus(const JobStatus& s, JsonAllocator& a) { return encodeJobStatusWith(s, a, EncodeOptions{}); }
+
+Value encodeJob(const Job& job, JsonAllocator& a, EncodeOptions options) {
   JsonObject out(a);
   out.string("apiVersion", job.apiVersion)
       .string("kind", job.kind)
       .set("metadata", encodeObjectMeta(job.metadata, a))
-      .set("spec", encodeJobSpec(job.spec, a));
+      .set("spec", encodeJobSpec(job.spec, a, options));
   if (!(job.status == JobStatus{})) out.set("status", encodeJobStatus(job.status, a));
   return out.merge(job.unknown).take();
 }

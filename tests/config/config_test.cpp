@@ -68,7 +68,7 @@ struct BadCase {
 TEST(Config, ErrorsNameFileLinePathAndFix) {
   const BadCase cases[] = {
       {"{\n  \"plugins\": [\n    {\"nme\": \"env\"}\n  ]\n}",
-       "c.json:3:6: plugins[0].nme: unknown key \"nme\"; allowed here: name, path, required, activation, args, aliases"},
+       "c.json:3:6: plugins[0].nme: unknown key \"nme\"; allowed here: name, path, required, activation, args, aliases, callTimeout"},
       {"{\"plugins\": [{\"name\": 3}]}", "c.json:1:15: plugins[0].name: must be a string"},
       {"{\"plugins\": [{\"name\": \"a\", \"activation\": \"sometimes\"}]}",
        "c.json:1:28: plugins[0].activation: must be \"job\" or \"always\", not \"sometimes\""},
@@ -90,7 +90,7 @@ TEST(Config, ErrorsNameFileLinePathAndFix) {
       {"[]", "c.json:1:1: config: must be an object"},
       {"{\"colour\": 1}",
        "c.json:1:2: colour: unknown key \"colour\"; allowed here: pluginPath, plugins, extensionPoints, queues, "
-       "schedulerNames, priorityClasses, controller, backend"},
+       "schedulerNames, priorityClasses, controller, backend, pluginCallTimeout"},
   };
   for (const auto& c : cases) {
     auto r = parseHostConfig(c.json, "c.json");

@@ -179,5 +179,19 @@ TEST(Encode, SecretsAreRedactedByDefault) {
             R"({"apiVersion":"v1","kind":"Secret","metadata":{}})");
 }
 
+TEST(Encode, SecretPluginArgsOfAJobAreRedactedByDefault) {
+  Job job;
+  job.metadata = meta("j");
+  job.spec.plugins["ssh"] = {"--ssh-private-key=hunter2", "--ssh-port=2222"};
+  job.spec.plugins["x"] = {"--api-token", "hunter2", "--db-password=hunter2", "--name", "kept"};
+  rapidjson::Document d;
+  EXPECT_EQ(toJson(encodeJob(job, d.GetAllocator())["spec"]["plugins"], false),
+            R"({"ssh":["--ssh-private-key=<redacted>","--ssh-port=2222"],)"
+            R"("x":["--api-token","<redacted>","--db-password=<redacted>","--name","kept"]})");
+  EXPECT_EQ(toJson(encodeJob(job, d.GetAllocator(), {.redactSecrets = false})["spec"]["plugins"], false),
+            R"({"ssh":["--ssh-private-key=hunter2","--ssh-port=2222"],)"
+            R"("x":["--api-token","hunter2","--db-password=hunter2","--name","kept"]})");
+}
+
 }  // namespace
 }  // namespace jobhost

@@ -1,0 +1,212 @@
+// Guard threads, the watchdog and the quarantine list. Shared state is leaked on purpose: abandoned
+// helper threads and the watchdog may outlive static destruction at exit.
+#include "host/plugin/call_deadline.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "host/common/log.h"
+#include "host/spec/duration.h"
+
+namespace jobhost::deadline {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr uint64_t kAbandoned = ~uint64_t{0};  // call state once the watchdog gave up on a call
+enum : uint32_t { kIdle, kTask, kDone, kTimedOut, kStop };
+
+int64_t nowNs() { return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count(); }
+
+/// One caller thread's helper. `task` wakes the helper, `done` wakes the caller.
+struct Runner {
+  std::atomic<uint32_t> task{kIdle};
+  std::atomic<uint32_t> done{kIdle};
+  Status (*fn)(void*) = nullptr;
+  void* arg = nullptr;
+  Status result;
+  // The call in progress: (sequence << 1) | 1 while a call runs, its deadline, and who it is.
+  std::atomic<uint64_t> call{0};
+  std::atomic<int64_t> deadlineNs{0};
+  uint64_t seq = 0;  // guard thread only
+  const RegisteredPlugin* plugin = nullptr;
+  const char* where = "";
+  Duration timeout;
+};
+
+struct Quarantine {
+  const RegisteredPlugin* plugin;
+  std::weak_ptr<PluginInstance> instance;  // identity that outlives the plugin (no address reuse)
+  std::string why;
+};
+
+struct Shared {
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::vector<std::weak_ptr<Runner>> runners;
+  std::atomic<int64_t> shortestNs{INT64_MAX};  // shortest timeout seen: sets the watchdog's period
+  bool watching = false;
+  std::atomic<int> quarantinedCount{0};
+  std::vector<Quarantine> quarantined;
+};
+
+Shared& shared() {
+  static Shared* s = new Shared;  // leaked: see the header comment
+  return *s;
+}
+
+thread_local std::shared_ptr<Runner> tlRunner;  // this caller thread's guard thread
+thread_local Runner* tlServing = nullptr;         // on a guard thread: the runner it serves
+
+void parkForever() {
+  std::atomic<int> never{0};
+  for (;;) never.wait(0);
+}
+
+void quarantine(const Runner& r) {
+  Shared& s = shared();
+  std::string why = "quarantined: it did not return from " + std::string(r.where) + " within " +
+                    formatGoDuration(r.timeout) + " earlier (pluginCallTimeout); restart the host to use it again";
+  log::get("plugins")->error("plugin \"{}\" did not return from {} within {}; its call is abandoned and the plugin is {}",
+                             r.plugin->names[0], r.where, formatGoDuration(r.timeout), "quarantined");
+  std::lock_guard lock(s.mutex);
+  s.quarantined.push_back({r.plugin, r.plugin->loaded.instance, std::move(why)});
+  s.quarantinedCount.fetch_add(1, std::memory_order_release);
+}
+
+/// Abandons the call in progress on `r` if it is past its deadline. Called by the watchdog.
+void check(Runner& r, int64_t now) {
+  uint64_t c = r.call.load(std::memory_order_acquire);
+  if ((c & 1) == 0 || c == kAbandoned) return;
+  int64_t dl = r.deadlineNs.load(std::memory_order_acquire);
+  if (now < dl || !r.call.compare_exchange_strong(c, kAbandoned, std::memory_order_acq_rel)) return;
+  quarantine(r);
+  r.done.store(kTimedOut, std::memory_order_release);
+  r.done.notify_one();
+}
+
+void watchdog() {
+  Shared& s = shared();
+  std::unique_lock lock(s.mutex);
+  for (;;) {
+    int64_t period = std::clamp<int64_t>(s.shortestNs.load() / 4, 1'000'000, 500'000'000);
+    s.wake.wait_for(lock, std::chrono::nanoseconds(period));
+    std::erase_if(s.runners, [](const auto& w) { return w.expired(); });
+    std::vector<std::shared_ptr<Runner>> live;
+    for (const auto& w : s.runners)
+      if (auto r = w.lock()) live.push_back(std::move(r));
+    lock.unlock();
+    int64_t now = nowNs();
+    for (const auto& r : live) check(*r, now);
+    live.clear();
+    lock.lock();
+  }
+}
+
+void serve(std::shared_ptr<Runner> r) {
+  tlServing = r.get();
+  for (;;) {
+    uint32_t t;
+    while ((t = r->task.load(std::memory_order_acquire)) == kIdle) r->task.wait(kIdle);
+    if (t == kStop) return;
+    r->task.store(kIdle, std::memory_order_relaxed);
+    r->result = r->fn(r->arg);
+    r->done.store(kDone, std::memory_order_release);
+    r->done.notify_one();
+  }
+}
+
+/// Stops this thread's helper when the thread ends (the helper exits on its own, never joined).
+struct RunnerOwner {
+  ~RunnerOwner() {
+    if (!tlRunner) return;
+    tlRunner->task.store(kStop, std::memory_order_release);
+    tlRunner->task.notify_one();
+  }
+};
+thread_local RunnerOwner tlOwner;
+
+Runner& runner() {
+  if (tlRunner) return *tlRunner;
+  (void)&tlOwner;
+  tlRunner = std::make_shared<Runner>();
+  Shared& s = shared();
+  {
+    std::lock_guard lock(s.mutex);
+    s.runners.push_back(tlRunner);
+    if (!s.watching) std::thread(watchdog).detach();
+    s.watching = true;
+  }
+  std::thread(serve, tlRunner).detach();
+  return *tlRunner;
+}
+
+}  // namespace
+
+std::optional<Status> refuseQuarantined(const RegisteredPlugin& plugin, const char* where) {
+  Shared& s = shared();
+  if (s.quarantinedCount.load(std::memory_order_acquire) == 0) return std::nullopt;
+  std::string why;
+  {
+    std::lock_guard lock(s.mutex);
+    for (const auto& q : s.quarantined)
+      if (q.plugin == &plugin && !q.instance.owner_before(plugin.loaded.instance) &&
+          !plugin.loaded.instance.owner_before(q.instance))
+        why = q.why;
+  }
+  if (why.empty()) return std::nullopt;
+  if (std::string_view(where) != "OnJobDelete") return Status::error(why);
+  log::get("plugins")->warn("skipping OnJobDelete of plugin \"{}\": {}", plugin.names[0], why);
+  return Status::ok();
+}
+
+bool anyQuarantined() { return shared().quarantinedCount.load(std::memory_order_acquire) > 0; }
+
+bool onGuardThread() { return tlServing != nullptr; }
+
+void begin(const RegisteredPlugin& plugin, const char* where) {
+  Runner& r = *tlServing;
+  r.plugin = &plugin;
+  r.where = where;
+  r.timeout = plugin.entry.callTimeout;
+  if (r.timeout.ms <= 0) return;  // no deadline for this plugin: the slot stays idle
+  int64_t ns = r.timeout.ms * 1'000'000;
+  Shared& s = shared();
+  if (ns < s.shortestNs.load(std::memory_order_relaxed)) {
+    s.shortestNs.store(ns);
+    s.wake.notify_one();
+  }
+  r.deadlineNs.store(nowNs() + ns, std::memory_order_relaxed);
+  r.call.store((++r.seq << 1) | 1, std::memory_order_release);
+}
+
+void end() {
+  Runner& r = *tlServing;
+  if (r.timeout.ms <= 0) return;
+  uint64_t c = (r.seq << 1) | 1;
+  if (!r.call.compare_exchange_strong(c, r.seq << 1, std::memory_order_acq_rel)) parkForever();
+}
+
+Status runGuarded(Status (*fn)(void*), void* arg, bool nameCall) {
+  Runner& r = runner();
+  r.fn = fn;
+  r.arg = arg;
+  r.task.store(kTask, std::memory_order_release);
+  r.task.notify_one();
+  uint32_t d;
+  while ((d = r.done.load(std::memory_order_acquire)) == kIdle) r.done.wait(kIdle);
+  r.done.store(kIdle, std::memory_order_relaxed);
+  if (d == kDone) return std::move(r.result);
+  std::string message = "did not return within " + formatGoDuration(r.timeout) +
+                        " (pluginCallTimeout); the call was abandoned and the plugin quarantined";
+  if (nameCall) message = "plugin \"" + r.plugin->names[0] + "\" failed in " + r.where + ": " + message;
+  tlRunner.reset();  // the guard thread stays parked in the plugin; the next handoff gets a new one
+  return Status::error(message);
+}
+
+}  // namespace jobhost::deadline

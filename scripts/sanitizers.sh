@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Sanitizer CI stage: the full test suite under ASan+UBSan (build-asan), then the controller,
+# local-backend and fault-injection suites under TSan (build-tsan). Prints the time of each step.
+# Usage: scripts/sanitizers.sh [asan|tsan|all]   (default all). Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+which="${1:-all}"
+jobs="$(nproc)"
+common=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=g++ -DCMAKE_C_COMPILER=gcc
+        -DJOBHOST_BUILD_BENCH=OFF)
+
+step() {  # step <label> <command...>: runs the command and prints how long it took
+  local label="$1" start=$SECONDS
+  shift
+  echo "sanitizers: $label"
+  "$@"
+  echo "sanitizers: $label took $((SECONDS - start)) s"
+}
+
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:strict_init_order=1:detect_stack_use_after_return=0"
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
+
+if [ "$which" = all ] || [ "$which" = asan ]; then
+  step "asan configure" cmake -S . -B build-asan "${common[@]}" -DJOBHOST_SANITIZE=ON >/dev/null
+  step "asan build" ninja -C build-asan -j"$jobs"
+  step "asan ctest" ctest --test-dir build-asan --output-on-failure -j"$jobs" --timeout 1200
+fi
+
+if [ "$which" = all ] || [ "$which" = tsan ]; then
+  step "tsan configure" cmake -S . -B build-tsan "${common[@]}" -DJOBHOST_TSAN=ON >/dev/null
+  plugins=(jobhost_plugin_env jobhost_plugin_svc jobhost_plugin_ssh jobhost_plugin_torch jobhost_plugin_mpi
+           jobhost_plugin_coscheduling)
+  targets=(controller_test local_test local_e2e_test jobhost "${plugins[@]}")
+  [ -d tests/faults ] && targets+=(faults_test jobhost_fixtures)
+  step "tsan build" ninja -C build-tsan -j"$jobs" "${targets[@]}"
+  for suite in controller local faults; do
+    [ -d "build-tsan/tests/$suite" ] || continue
+    step "tsan ctest $suite" ctest --test-dir "build-tsan/tests/$suite" --output-on-failure -j"$jobs" --timeout 1200
+  done
+fi
