@@ -1,26 +1,45 @@
-// Controller benchmarks on the sim backend under the virtual clock: many small jobs end to end,
-// cost per pod as one job grows, and controller memory per cached pod.
+// Controller benchmarks on the sim backend under the virtual clock: many small jobs end to end
+// (no plugins; env+svc+coscheduling from their .so files; plus ssh), cost per pod, memory per pod.
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
 #include <atomic>
 #include <memory>
+#include <stdexcept>
 
 #include "host/cluster/sim/sim_cluster.h"
 #include "host/cluster/sim/sim_driver.h"
+#include "host/config/config.h"
 #include "host/controller/controller.h"
 #include "host/controller/no_plugin_job_plugins.h"
 #include "host/controller/virtual_clock.h"
+#include "host/plugin/plugin_job_plugins.h"
+#include "host/plugin/registry.h"
 
 namespace jobhost {
 namespace {
 
-/// The JobPlugins the benchmarks run with. Swap in the registry-backed JobPlugins (shipped
-/// plugins env/svc/ssh/...) here once it exists; everything else stays the same.
-std::unique_ptr<JobPlugins> makeBenchPlugins() { return std::make_unique<NoPluginJobPlugins>(); }
+/// Which JobPlugins a benchmark runs with: none (workload builders only), or the shipped plugins
+/// loaded by the production loader from lib/jobhost/plugins with the job naming env, svc and
+/// coscheduling (and ssh, whose RSA-2048 key generation costs ~100 ms per job). The default
+/// config guards every plugin call with a deadline (a helper-thread handoff per call);
+/// EnvSvcCoschedNoDeadline sets pluginCallTimeout 0 so calls run inline.
+enum class Plugins { None, EnvSvcCosched, EnvSvcCoschedSsh, EnvSvcCoschedNoDeadline };
 
-Job benchJob(const std::string& name, int32_t pods) {
+std::unique_ptr<JobPlugins> makeBenchPlugins(Plugins which) {
+  if (which == Plugins::None) return std::make_unique<NoPluginJobPlugins>();
+  HostConfig config = *defaultHostConfig();
+  if (which == Plugins::EnvSvcCoschedNoDeadline)
+    for (auto& entry : config.plugins) entry.callTimeout = Duration{0};
+  auto registry = Registry::load(config);
+  if (!registry) throw std::runtime_error("plugin load failed: " + registry.error());
+  return std::make_unique<PluginJobPlugins>(*registry, config.priorityClasses);
+}
+
+Job benchJob(const std::string& name, int32_t pods, Plugins which = Plugins::None) {
   Job job;
+  if (which != Plugins::None) job.spec.plugins = {{"env", {}}, {"svc", {}}, {"coscheduling", {}}};
+  if (which == Plugins::EnvSvcCoschedSsh) job.spec.plugins["ssh"] = {};
   job.metadata.name = name;
   job.metadata.namespace_ = "bench";
   job.spec.queue = "default";
@@ -42,13 +61,14 @@ Job benchJob(const std::string& name, int32_t pods) {
 
 struct Rig {
   VirtualClock clock{0};
-  std::unique_ptr<JobPlugins> plugins = makeBenchPlugins();
+  std::unique_ptr<JobPlugins> plugins;
   SimCluster sim;
   Controller controller;
   SimDriver driver;
   std::atomic<uint64_t> requests{0};
-  explicit Rig(int workers)
-      : sim(clock, SimBackendConfig{}),
+  explicit Rig(int workers, Plugins which = Plugins::None)
+      : plugins(makeBenchPlugins(which)),
+        sim(clock, SimBackendConfig{}),
         controller(ControllerConfig{workers, 15}, clock, sim, *plugins),
         driver(clock, sim, controller) {
     controller.setObserver([this](const HandledRequest&) { requests.fetch_add(1, std::memory_order_relaxed); });
@@ -56,21 +76,29 @@ struct Rig {
   }
 };
 
+/// Arg 0: jobs of 8 pods; arg 1: Plugins. Times submit (which runs the plugin pipeline) to the
+/// last job Completed.
 void BM_ManyJobsToCompletion(benchmark::State& state) {
   const int jobs = static_cast<int>(state.range(0));
+  const auto which = static_cast<Plugins>(state.range(1));
   uint64_t events = 0, requests = 0;
   for (auto _ : state) {
-    Rig rig(2);
-    for (int i = 0; i < jobs; ++i) (void)rig.controller.submitJob(benchJob("job-" + std::to_string(i), 8));
-    rig.driver.runUntil(SimDriver::kForever);
+    state.PauseTiming();
+    auto rig = std::make_unique<Rig>(2, which);
+    state.ResumeTiming();
+    for (int i = 0; i < jobs; ++i)
+      if (!rig->controller.submitJob(benchJob("job-" + std::to_string(i), 8, which)))
+        state.SkipWithError("submit failed");
+    rig->driver.runUntil(SimDriver::kForever);
     state.PauseTiming();
     for (int i = 0; i < jobs; i += jobs / 10) {
-      auto job = rig.controller.getJob("bench", "job-" + std::to_string(i));
+      auto job = rig->controller.getJob("bench", "job-" + std::to_string(i));
       if (!job || job->status.state.phase != JobPhase::Completed) state.SkipWithError("a job did not complete");
     }
-    events += rig.sim.eventsDelivered();
-    requests += rig.requests.load();
-    rig.controller.stop();
+    events += rig->sim.eventsDelivered();
+    requests += rig->requests.load();
+    rig->controller.stop();
+    rig.reset();  // teardown is not part of the figure
     state.ResumeTiming();
   }
   state.counters["jobs/s"] = benchmark::Counter(static_cast<double>(jobs) * static_cast<double>(state.iterations()),
@@ -78,7 +106,15 @@ void BM_ManyJobsToCompletion(benchmark::State& state) {
   state.counters["podEvents/s"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
   state.counters["requests/s"] = benchmark::Counter(static_cast<double>(requests), benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_ManyJobsToCompletion)->Arg(10'000)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_ManyJobsToCompletion)
+    ->ArgNames({"jobs", "plugins"})
+    ->Args({10'000, static_cast<int64_t>(Plugins::None)})
+    ->Args({10'000, static_cast<int64_t>(Plugins::EnvSvcCosched)})
+    ->Args({10'000, static_cast<int64_t>(Plugins::EnvSvcCoschedNoDeadline)})
+    ->Args({20, static_cast<int64_t>(Plugins::EnvSvcCoschedSsh)})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(3);
 
 void BM_OneJobCostPerPod(benchmark::State& state) {
   const auto pods = static_cast<int32_t>(state.range(0));

@@ -9,11 +9,17 @@
 namespace jobhost {
 namespace {
 
-/// The parts of a pod the handlers need; nullopt when it is not a Volcano job's pod.
+/// Annotation and label keys as strings, so map lookups on the event path do not allocate.
+const std::string kTaskSpecKey(keys::TaskSpec), kJobNameKey(keys::JobName), kJobVersionKey(keys::JobVersion),
+    kOutOfSyncKey(keys::OutOfSyncMarker), kPartitionKey(keys::PartitionId);
+
+/// The parts of a pod the handlers need; nullopt when it is not a Volcano job's pod. The strings
+/// point into the pod, which outlives the facts.
 struct PodFacts {
-  std::string jobName;
-  std::string jobUid;
-  std::string task;
+  const std::string* jobName = nullptr;
+  const std::string* jobUid = nullptr;
+  const std::string* task = nullptr;
+  const std::string* partition = nullptr;  // partition-id label, if any
   int32_t version = 0;
   bool outOfSync = false;
 };
@@ -24,9 +30,9 @@ std::optional<PodFacts> factsOf(const Pod& pod) {
     if (ref.controller) owner = &ref;
   if (!owner || owner->kind != "Job") return std::nullopt;
   const auto& ann = pod.metadata.annotations;
-  auto task = ann.find(std::string(keys::TaskSpec));
-  auto job = ann.find(std::string(keys::JobName));
-  auto version = ann.find(std::string(keys::JobVersion));
+  auto task = ann.find(kTaskSpecKey);
+  auto job = ann.find(kJobNameKey);
+  auto version = ann.find(kJobVersionKey);
   if (task == ann.end() || job == ann.end() || version == ann.end()) return std::nullopt;
   PodFacts facts;
   try {
@@ -36,20 +42,21 @@ std::optional<PodFacts> factsOf(const Pod& pod) {
   } catch (const std::exception&) {
     return std::nullopt;
   }
-  facts.jobName = job->second;
-  facts.jobUid = owner->uid;
-  facts.task = task->second;
-  facts.outOfSync = ann.count(std::string(keys::OutOfSyncMarker)) > 0;
+  facts.jobName = &job->second;
+  facts.jobUid = &owner->uid;
+  facts.task = &task->second;
+  facts.outOfSync = ann.count(kOutOfSyncKey) > 0;
+  const auto& labels = pod.metadata.labels;
+  if (auto it = labels.find(kPartitionKey); it != labels.end()) facts.partition = &it->second;
   return facts;
 }
 
 PodRecord recordOf(const PodState& state, const PodFacts& facts) {
   PodRecord r;
   r.uid = state.uid();
-  r.task = facts.task;
-  const auto& labels = state.object->metadata.labels;
-  if (auto it = labels.find(std::string(keys::PartitionId)); it != labels.end()) {
-    r.partition = it->second;
+  r.task = *facts.task;
+  if (facts.partition) {
+    r.partition = *facts.partition;
     r.hasPartition = true;
   }
   r.phase = state.status.phase;
@@ -66,14 +73,13 @@ PodRecord recordOf(const PodState& state, const PodFacts& facts) {
 Request podRequest(const PodState& state, const PodFacts& facts, std::string_view event) {
   Request req;
   req.namespace_ = state.namespace_();
-  req.jobName = facts.jobName;
-  req.jobUid = facts.jobUid;
-  req.taskName = facts.task;
+  req.jobName = *facts.jobName;
+  req.jobUid = *facts.jobUid;
+  req.taskName = *facts.task;
   req.podName = state.name();
   req.podUid = state.uid();
-  const auto& labels = state.object->metadata.labels;
-  if (auto it = labels.find(std::string(keys::PartitionId)); it != labels.end()) req.partitionId = it->second;
-  req.event = std::string(event);
+  if (facts.partition) req.partitionId = *facts.partition;
+  req.event = event;
   req.jobVersion = facts.version;
   return req;
 }
@@ -109,7 +115,7 @@ std::optional<Request> Controller::podAdded(const PodState& pod) {
   auto facts = factsOf(*pod.object);
   if (!facts) return std::nullopt;
   if (pod.deletionTimestamp) return podDeleted(pod);
-  auto entry = cache_.getOrCreate(jobKeyOf(pod.namespace_(), facts->jobName));
+  auto entry = cache_.getOrCreate(jobKeyOf(pod.namespace_(), *facts->jobName));
   entry->addPod(pod.name(), recordOf(pod, *facts));
   return podRequest(pod, *facts, facts->outOfSync ? events::OutOfSync : events::PodPending);
 }
@@ -120,7 +126,7 @@ std::optional<Request> Controller::podUpdated(const ClusterEvent& ev) {
   auto facts = factsOf(*pod.object);
   if (!facts) return std::nullopt;
   if (pod.deletionTimestamp) return podDeleted(pod);
-  auto entry = cache_.find(jobKeyOf(pod.namespace_(), facts->jobName));
+  auto entry = cache_.find(jobKeyOf(pod.namespace_(), *facts->jobName));
   if (entry) entry->updatePod(pod.name(), recordOf(pod, *facts));
 
   std::string_view event = events::OutOfSync;
@@ -135,14 +141,14 @@ std::optional<Request> Controller::podUpdated(const ClusterEvent& ev) {
       }
       break;
     case PodPhase::Succeeded:
-      if (before != PodPhase::Succeeded && entry && entry->taskCompleted(facts->task)) event = events::TaskCompleted;
+      if (before != PodPhase::Succeeded && entry && entry->taskCompleted(*facts->task)) event = events::TaskCompleted;
       break;
     case PodPhase::Running:
-      if (entry && entry->taskFailed(facts->task)) event = events::TaskFailed;
+      if (entry && entry->taskFailed(*facts->task)) event = events::TaskFailed;
       if (before != PodPhase::Running) event = events::PodRunning;
       break;
     case PodPhase::Pending:
-      if (entry && entry->taskFailed(facts->task)) event = events::TaskFailed;
+      if (entry && entry->taskFailed(*facts->task)) event = events::TaskFailed;
       if (before != PodPhase::Pending) event = events::PodPending;
       break;
     case PodPhase::Unknown:
@@ -157,7 +163,7 @@ std::optional<Request> Controller::podUpdated(const ClusterEvent& ev) {
 std::optional<Request> Controller::podDeleted(const PodState& pod) {
   auto facts = factsOf(*pod.object);
   if (!facts) return std::nullopt;
-  std::string key = jobKeyOf(pod.namespace_(), facts->jobName);
+  std::string key = jobKeyOf(pod.namespace_(), *facts->jobName);
   auto entry = cache_.find(key);
   bool cached = entry && entry->removePod(pod.name());
   if (entry && !entry->job) cache_.eraseIfEmpty(key);

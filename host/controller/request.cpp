@@ -3,8 +3,7 @@
 
 namespace jobhost {
 
-uint32_t fnv1Hash32(std::string_view text) {
-  uint32_t hash = 2166136261u;
+uint32_t fnv1Hash32(std::string_view text, uint32_t hash) {
   for (unsigned char c : text) {
     hash *= 16777619u;
     hash ^= c;

@@ -22,7 +22,11 @@ struct Request {
   int32_t exitCode = 0;
   int32_t jobVersion = 0;
 
-  std::string jobKey() const { return namespace_ + "/" + jobName; }
+  std::string jobKey() const {
+    std::string key;
+    key.reserve(namespace_.size() + 1 + jobName.size());
+    return key.append(namespace_).append(1, '/').append(jobName);
+  }
   friend bool operator==(const Request&, const Request&) = default;
 };
 
@@ -30,8 +34,14 @@ struct RequestHash {
   size_t operator()(const Request& r) const;
 };
 
-/// Go's hash/fnv New32 (FNV-1, not FNV-1a) over the bytes of `text`.
-uint32_t fnv1Hash32(std::string_view text);
+/// Go's hash/fnv New32 (FNV-1, not FNV-1a) over the bytes of `text`; pass a previous result as
+/// `hash` to continue it over more bytes.
+uint32_t fnv1Hash32(std::string_view text, uint32_t hash = 2166136261u);
+
+/// fnv1Hash32(r.jobKey()) without building the key.
+inline uint32_t jobKeyHash(const Request& r) {
+  return fnv1Hash32(r.jobName, fnv1Hash32("/", fnv1Hash32(r.namespace_)));
+}
 
 /// "namespace/name", the key of the job cache and of worker routing.
 inline std::string jobKeyOf(std::string_view ns, std::string_view name) {

@@ -106,11 +106,12 @@ void WorkerPool::drain(Worker& w) {
         }
       }
       w.dirty.erase(req);
-      w.processing = req;
+      w.processing = std::move(req);
     }
-    processor_(req);
+    processor_(*w.processing);  // only this thread writes `processing`; add() reads it under the lock
     {
       std::lock_guard lock(w.mutex);
+      req = std::move(*w.processing);
       w.processing.reset();
       if (w.dirty.count(req)) {
         if (rounds_) {

@@ -83,7 +83,7 @@ class WorkerPool {
     bool drainScheduled = false;
   };
 
-  Worker& workerFor(const Request& req) { return *workers_[workerOf(req.jobKey())]; }
+  Worker& workerFor(const Request& req) { return *workers_[jobKeyHash(req) % workers_.size()]; }
   void drain(Worker& w);
   void scheduleDrain(Worker& w);  // w.mutex held
   void defer(Worker& w, Request req, const std::string& key);  // w.mutex held

@@ -22,9 +22,9 @@ class NoResources final : public ResourceClient {
 }  // namespace
 
 HookContext::HookContext(const Job& job, std::map<std::string, std::string>& controlled, const PluginArgs& args, const Components& built, const RuntimeInfo& info,
-                         ResourceClient* client, EnvLedger& ledger, std::string scope)
+                         ResourceClient* client, EnvLedger& ledger, const std::string& scope)
     : job_(job), controlled_(controlled), args_(args), built_(built), info_(info), client_(client), ledger_(ledger),
-      scope_(std::move(scope)) {}
+      scope_(scope) {}
 
 ResourceClient& HookContext::resources() {
   static NoResources none;

@@ -13,7 +13,7 @@ class HookContext final : public JobContext {
   /// `controlled` is the map hooks see as controlledResources (the job's own, or a scratch copy
   /// for onPodCreate). `client` may be null (onPodCreate): resources() then answers every call with an error.
   HookContext(const Job& job, std::map<std::string, std::string>& controlled, const PluginArgs& args, const Components& built, const RuntimeInfo& info,
-              ResourceClient* client, EnvLedger& ledger, std::string scope);
+              ResourceClient* client, EnvLedger& ledger, const std::string& scope);
 
   const Job& job() const override { return job_; }
   std::map<std::string, std::string>& controlledResources() override { return controlled_; }
@@ -31,7 +31,7 @@ class HookContext final : public JobContext {
   const RuntimeInfo& info_;
   ResourceClient* client_;
   EnvLedger& ledger_;
-  std::string scope_;
+  const std::string& scope_;  // outlives the context (one per pod or hook round)
 };
 
 }  // namespace jobhost

@@ -26,7 +26,7 @@ const char* hookName(int h) {
 
 template <class Call>
 Status guarded(const ActivePlugin& a, const char* hook, Call&& call) {
-  Status st = callPlugin(std::forward<Call>(call));
+  Status st = callPlugin(*a.plugin, hook, std::forward<Call>(call));
   if (st) return st;
   return Status::error("plugin \"" + a.plugin->names[0] + "\" failed in " + hook + ": " + st.message());
 }
@@ -79,9 +79,10 @@ Expected<Pod> PluginJobPlugins::makePod(const Job& job, size_t taskIndex, int32_
   if ((*p)->hooks.empty()) return pod;
   auto controlled = job.status.controlledResources;  // onPodCreate must not change the job
   EnvLedger ledger;
+  const std::string scope = "pod " + pod.metadata.name;
   for (const auto& a : (*p)->hooks) {
     ledger.setActor(a.plugin->names[0]);
-    HookContext ctx(job, controlled, a.args, r.builtBy(a.plugin), *r.info, nullptr, ledger, "pod " + pod.metadata.name);
+    HookContext ctx(job, controlled, a.args, r.builtBy(a.plugin), *r.info, nullptr, ledger, scope);
     Status st = guarded(a, "OnPodCreate", [&] { return a.plugin->loaded.instance->jobHooks()->onPodCreate(ctx, pod); });
     if (!st) return Expected<Pod>::failure(st.message());
   }
@@ -100,9 +101,9 @@ Status PluginJobPlugins::runHook(Hook hook, Job& job, ResourceClient& client) {
   if (!p) return Status::error(p.error());
   const PipelineResult& r = *(*p)->result;
   EnvLedger ledger;
+  const std::string scope = "job " + job.metadata.name;
   for (const auto& a : (*p)->hooks) {
-    HookContext ctx(job, job.status.controlledResources, a.args, r.builtBy(a.plugin), *r.info, &client, ledger,
-                    "job " + job.metadata.name);
+    HookContext ctx(job, job.status.controlledResources, a.args, r.builtBy(a.plugin), *r.info, &client, ledger, scope);
     JobHooksPlugin* hooks = a.plugin->loaded.instance->jobHooks();
     Status st = guarded(a, hookName(static_cast<int>(hook)), [&] {
       switch (hook) {
