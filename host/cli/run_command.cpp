@@ -86,7 +86,8 @@ int runCommand(const Args& args, Streams io) {
   PluginJobPlugins plugins(registry, config->priorityClasses);
   RealClock clock;
   Controller controller(config->controller, clock, local, plugins);
-  local.setListener(&controller.listener());
+  PodOutcomes outcomes(controller.listener(), ns, name);
+  local.setListener(&outcomes);
   controller.start();
   if (Status st = controller.submitJob(job); !st) {
     io.err << "jobhost run: cannot start job " << ns << "/" << name << ": " << st.message() << "\n";
@@ -107,17 +108,13 @@ int runCommand(const Args& args, Streams io) {
   int interrupts = 0;
   std::optional<Clock::time_point> killDeadline;
   JobProgress last;
-  std::vector<PodState> finalPods;
   for (;;) {
     auto job = controller.getJob(ns, name);
     if (!job) break;
     auto pods = local.jobPods(ns, name);
     last = takeProgress(*job, pods, elapsedMs());
     view.show(last);
-    if (ended(job->status.state.phase)) {
-      finalPods = std::move(pods);
-      break;
-    }
+    if (ended(job->status.state.phase)) break;
     if (int sig = signals.wait(tty ? 200 : 100)) {
       if (++interrupts == 1) {
         io.err << "\njobhost run: " << (sig == SIGINT ? "interrupted" : "terminated") << ", terminating job "
@@ -139,7 +136,7 @@ int runCommand(const Args& args, Streams io) {
   controller.stop();
   local.setListener(nullptr);
   last.elapsedMs = elapsedMs();
-  printSummary(io.out, last, finalPods, logDir, interrupts > 0);
+  printSummary(io.out, last, outcomes.byTask(job), outcomes.failedPods(), logDir, interrupts > 0);
   return interrupts > 0 ? kInterrupted : exitCodeOf(last.phase);
 }
 

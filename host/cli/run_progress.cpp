@@ -2,8 +2,8 @@
 // (see run_progress.h). ANSI: cursor up (ESC[nA) and clear to end of screen (ESC[J).
 #include "host/cli/run_progress.h"
 
+#include <algorithm>
 #include <cstdio>
-#include <map>
 
 namespace jobhost::cli {
 namespace {
@@ -91,12 +91,85 @@ void ProgressView::show(const JobProgress& progress) {
   out_ << block << std::flush;
 }
 
-void printSummary(std::ostream& out, const JobProgress& progress, const std::vector<PodState>& finalPods,
-                  const std::string& logDir, bool interrupted) {
+namespace {
+
+int32_t restartsOf(const PodStatus& status) {
+  int32_t n = 0;
+  for (const auto& c : status.containerStatuses) n += c.restartCount;
+  for (const auto& c : status.initContainerStatuses) n += c.restartCount;
+  return n;
+}
+
+std::string annotation(const PodState& pod, std::string_view key) {
+  const auto& ann = pod.object->metadata.annotations;
+  auto it = ann.find(std::string(key));
+  return it == ann.end() ? "" : it->second;
+}
+
+}  // namespace
+
+void PodOutcomes::onClusterEvents(std::span<const ClusterEvent> events) {
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& ev : events) {
+      const bool podEvent = ev.type == ClusterEvent::Type::PodAdded || ev.type == ClusterEvent::Type::PodUpdated ||
+                            ev.type == ClusterEvent::Type::PodDeleted;
+      if (!podEvent || !ev.pod.object || ev.pod.namespace_() != ns_ || annotation(ev.pod, keys::JobName) != job_)
+        continue;
+      Seen& seen = pods_[ev.pod.uid()];
+      seen.restarts = std::max(seen.restarts, restartsOf(ev.pod.status));
+      if (ev.type == ClusterEvent::Type::PodDeleted) {
+        seen.deleted = true;
+        if (!seen.last.object) seen.last = ev.pod;
+        continue;
+      }
+      seen.last = ev.pod;
+      seen.phase = ev.pod.status.phase;
+    }
+  }
+  next_.onClusterEvents(events);
+}
+
+std::vector<TaskOutcome> PodOutcomes::byTask(const Job& job) const {
+  std::vector<TaskOutcome> out;
+  for (const auto& t : job.spec.tasks) out.push_back(TaskOutcome{t.name});
+  std::lock_guard lock(mutex_);
+  for (const auto& [uid, seen] : pods_) {
+    const std::string task = annotation(seen.last, keys::TaskSpec);
+    auto t = std::find_if(out.begin(), out.end(), [&](const TaskOutcome& o) { return o.name == task; });
+    if (t == out.end()) continue;
+    t->restarts += seen.restarts;
+    if (seen.phase == PodPhase::Succeeded) ++t->succeeded;
+    else if (seen.phase == PodPhase::Failed) ++t->failed;
+    else if (seen.deleted) ++t->killed;
+  }
+  return out;
+}
+
+std::vector<PodState> PodOutcomes::failedPods() const {
+  std::vector<PodState> out;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [uid, seen] : pods_)
+      if (seen.phase == PodPhase::Failed) out.push_back(seen.last);
+  }
+  std::sort(out.begin(), out.end(), [](const PodState& a, const PodState& b) {
+    return std::pair(a.name(), a.object->metadata.creationTimestamp) <
+           std::pair(b.name(), b.object->metadata.creationTimestamp);
+  });
+  return out;
+}
+
+void printSummary(std::ostream& out, const JobProgress& progress, const std::vector<TaskOutcome>& outcomes,
+                  const std::vector<PodState>& failedPods, const std::string& logDir, bool interrupted) {
   out << "\njob " << progress.job << " " << (interrupted ? "interrupted, ended " : "ended ") << phaseText(progress)
       << " after " << seconds(progress.elapsedMs) << "\n";
-  for (const auto& t : progress.tasks) out << "  task " << taskLine(t) << "  (pending/running/succeeded/failed)\n";
-  for (const auto& pod : finalPods)
+  for (const auto& t : outcomes) {
+    out << "  task " << t.name << ": pods succeeded " << t.succeeded << ", failed " << t.failed;
+    if (t.killed) out << ", killed " << t.killed;
+    out << ", restarts " << t.restarts << "\n";
+  }
+  for (const auto& pod : failedPods)
     for (const auto& c : pod.status.containerStatuses)
       if (c.terminated && c.terminated->exitCode != 0)
         out << "  pod " << pod.name() << " container " << c.name << " exited " << c.terminated->exitCode

@@ -1,10 +1,13 @@
 // The progress view of `jobhost run`: a snapshot of the job (phase from the controller, per-task
 // pod counts and restarts from the local backend), drawn as a redrawn block on a TTY or as one
-// plain line per change, and the final summary with the log directory.
+// plain line per change; pod outcomes observed from pod events, and the final summary.
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <ostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -45,9 +48,43 @@ class ProgressView {
   std::string lastLine_;
 };
 
-/// The closing summary: final phase, elapsed time, per-task counts, failed containers with their
-/// exit codes and log files, and the log directory.
-void printSummary(std::ostream& out, const JobProgress& progress, const std::vector<PodState>& finalPods,
-                  const std::string& logDir, bool interrupted);
+/// What became of a task's pods: every incarnation (pod UID) counts once, by the last phase its
+/// add/update events showed: Succeeded, Failed, or killed (deleted before finishing); restarts add
+/// up each incarnation's last container and init-container restartCounts.
+struct TaskOutcome {
+  std::string name;
+  int32_t succeeded = 0, failed = 0, killed = 0, restarts = 0;
+  friend bool operator==(const TaskOutcome&, const TaskOutcome&) = default;
+};
+
+/// A listener between the backend and `next` (the controller's): records every pod event of the
+/// job, then forwards the batch unchanged. Thread-safe.
+class PodOutcomes final : public ClusterListener {
+ public:
+  PodOutcomes(ClusterListener& next, std::string ns, std::string job)
+      : next_(next), ns_(std::move(ns)), job_(std::move(job)) {}
+  void onClusterEvents(std::span<const ClusterEvent> events) override;
+  /// Per task of `job`, in spec order.
+  std::vector<TaskOutcome> byTask(const Job& job) const;
+  /// The last observed state of each incarnation that Failed, in pod name then creation order.
+  std::vector<PodState> failedPods() const;
+
+ private:
+  struct Seen {
+    PodState last;  // from the last add/update event (or the deletion, for restart counts)
+    PodPhase phase = PodPhase::Pending;
+    int32_t restarts = 0;
+    bool deleted = false;
+  };
+  ClusterListener& next_;
+  std::string ns_, job_;
+  mutable std::mutex mutex_;
+  std::map<std::string, Seen> pods_;  // by pod UID
+};
+
+/// The closing summary: final phase, elapsed time, per-task pod outcomes, failed containers with
+/// their exit codes and log files, and the log directory.
+void printSummary(std::ostream& out, const JobProgress& progress, const std::vector<TaskOutcome>& outcomes,
+                  const std::vector<PodState>& failedPods, const std::string& logDir, bool interrupted);
 
 }  // namespace jobhost::cli

@@ -5,27 +5,10 @@
 #include <algorithm>
 #include <map>
 
+#include "host/cluster/podgroup_conditions.h"
+
 namespace jobhost::local {
 namespace {
-
-bool setCondition(GangGroup& g, const std::string& type, const std::string& reason, const std::string& message,
-                  TimeMs now) {
-  auto& cs = g.conditions;
-  auto it = std::find_if(cs.begin(), cs.end(), [&](const PodGroupCondition& c) { return c.type == type; });
-  if (it != cs.end() && it->status == "True" && it->reason == reason && it->message == message) return false;
-  cs.erase(std::remove_if(cs.begin(), cs.end(),
-                          [](const PodGroupCondition& c) { return c.type == "Scheduled" || c.type == "Unschedulable"; }),
-           cs.end());
-  cs.push_back(PodGroupCondition{type, "True", reason, message, now});
-  return true;
-}
-
-// A gang's ScheduleTimeout report stays until the gang is placed.
-bool reportUnschedulable(GangGroup& g, const std::string& message, TimeMs now) {
-  for (const auto& c : g.conditions)
-    if (c.type == "Unschedulable" && c.reason == "ScheduleTimeout") return false;
-  return setCondition(g, "Unschedulable", "NotEnoughResources", message, now);
-}
 
 bool setPhase(GangGroup& g, const std::string& phase) {
   if (g.phase == phase) return false;
@@ -92,14 +75,14 @@ GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, co
       gp.running += static_cast<int32_t>(take.size());
       g->placed = true;
       mark(*g, setPhase(*g, "Running"));
-      mark(*g, setCondition(*g, "Scheduled", "tasks in gang are ready to be scheduled", "", now));
+      mark(*g, reportScheduled(g->conditions, now));
       continue;
     }
     g->placed = false;
     if (g->phase == "Running" || g->phase == "Unknown") mark(*g, setPhase(*g, gp.running > 0 ? "Unknown" : "Pending"));
     if (take.size() < gp.waiting.size())  // capacity, not missing members, holds the gang back
-      mark(*g, reportUnschedulable(*g,
-                                   std::to_string(g->minMember - gp.ready) + "/" + std::to_string(g->minMember) +
+      mark(*g, reportNotEnoughResources(g->conditions,
+                                        std::to_string(g->minMember - gp.ready) + "/" + std::to_string(g->minMember) +
                                        " tasks in gang unschedulable: only " + std::to_string(take.size()) +
                                        " of the waiting pods fit (free: " + free.toString() + ")",
                                    now));
@@ -122,7 +105,7 @@ GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, co
       mark(*g, setPhase(*g, "Inqueue"));
     } else {
       const bool never = !g->minResources.fitsIn(capacity);
-      mark(*g, reportUnschedulable(*g,
+      mark(*g, reportNotEnoughResources(g->conditions,
                             "minResources (" + g->minResources.toString() + ") " +
                                 (never ? "exceed the machine's capacity (" + capacity.toString() + ")"
                                        : "do not fit the free capacity (" + available.toString() + ")"),
@@ -139,10 +122,7 @@ GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, co
       continue;
     }
     const GroupPods& gp = byGroup[g->key];
-    mark(*g, setCondition(*g, "Unschedulable", "ScheduleTimeout",
-                          "gang of " + std::to_string(g->minMember) + " not placed within scheduleTimeoutSeconds " +
-                              std::to_string(*g->timeoutSeconds) + " (" + std::to_string(gp.ready) + " started)",
-                          now));
+    mark(*g, reportScheduleTimeout(g->conditions, g->minMember, *g->timeoutSeconds, gp.ready, now));
     if (gp.running > 0) mark(*g, setPhase(*g, "Unknown"));
   }
   plan.changedGroups = std::move(changed);

@@ -1,8 +1,11 @@
 // The sim's gang scheduler, one pass per step: enqueue PodGroups whose minResources fit
-// (Pending/"" -> Inqueue), bind a group's pods only when minMember of them can run, and keep the
-// PodGroup phase (Running; Unknown when a running gang falls below minMember).
+// (Pending/"" -> Inqueue), bind a group's pods only when minMember of them can run, keep the
+// PodGroup phase (Running; Unknown when a running gang falls below minMember) and its conditions
+// as the local scheduler does (Unschedulable/NotEnoughResources, ScheduleTimeout after the timeout).
 #include <algorithm>
+#include <map>
 
+#include "host/cluster/podgroup_conditions.h"
 #include "host/cluster/sim/sim_cluster.h"
 
 namespace jobhost {
@@ -25,7 +28,33 @@ int pickNode(const std::vector<SimResources>& free, const std::vector<int>& pods
   return best;
 }
 
+std::string describe(const SimResources& r) {
+  return "cpu " + Quantity::fromMilli(r.cpuMilli).toString() + ", memory " +
+         Quantity::fromMilli(r.memoryMilli, Quantity::Format::BinarySI).toString() + ", gpu " + std::to_string(r.gpu);
+}
+
+struct GroupCount {
+  int allocated = 0;  // bound (holding resources) or succeeded
+  int running = 0;
+};
+
 }  // namespace
+
+void SimCluster::armScheduleTimeout(const SimGroup& group) {
+  if (!group.pg.spec.scheduleTimeoutSeconds) return;
+  const TimeMs deadline = group.createdAt + int64_t{*group.pg.spec.scheduleTimeoutSeconds} * 1000;
+  const std::string key = group.pg.metadata.namespace_ + "/" + group.pg.metadata.name;
+  clock_.schedule(std::max<int64_t>(0, deadline - clock_.now()), [this, life = lifeline_, key] {
+    life->run([&] {
+      std::lock_guard lock(mutex_);
+      if (groups_.count(key)) dirty_ = true;
+    });
+  });
+}
+
+void SimCluster::reportUnschedulable(SimGroup& group, bool changed) {
+  if (changed && group.pg.status.conditions.back().type == "Unschedulable") group.reported = true;
+}
 
 void SimCluster::setGroupPhase(SimGroup& group, const std::string& phase) {
   std::string old = group.pg.status.phase;
@@ -68,13 +97,25 @@ void SimCluster::schedulePass() {
       total -= need;
       g.reserved = true;
       setGroupPhase(g, "Inqueue");
-    } else if (phase.empty()) {
-      setGroupPhase(g, "Pending");
+    } else {
+      if (phase.empty()) setGroupPhase(g, "Pending");
+      SimResources capacity;
+      for (const auto& n : nodes_)
+        if (!n.lost) capacity += n.capacity;
+      const bool never = !need.fitsIn(capacity);
+      reportUnschedulable(g, reportNotEnoughResources(
+                                 g.pg.status.conditions,
+                                 "minResources (" + describe(need) + ") " +
+                                     (never ? "exceed the cluster's capacity (" + describe(capacity) + ")"
+                                            : "do not fit the free capacity (" + describe(total) + ")"),
+                                 clock_.now()));
     }
   }
 
+  std::map<std::string, GroupCount> counts;
   for (const auto& [at, key] : order) {
     SimGroup& g = groups_.at(key);
+    g.placed = false;
     const std::string& phase = g.pg.status.phase;
     if (phase != "Inqueue" && phase != "Running" && phase != "Unknown") continue;
     std::vector<SimPod*> members, waiting;
@@ -114,14 +155,43 @@ void SimCluster::schedulePass() {
     }
     int running = 0;
     for (SimPod* p : members) running += p->state.status.phase == PodPhase::Running ? 1 : 0;
+    counts[key] = GroupCount{allocated, running};
     if (allocated >= g.pg.spec.minMember) {
       g.reserved = false;
+      g.placed = true;
       setGroupPhase(g, "Running");
-    } else if (phase == "Running" || phase == "Unknown") {
+      reportScheduled(g.pg.status.conditions, clock_.now());
+      continue;
+    }
+    if (phase == "Running" || phase == "Unknown") {
       g.reserved = false;
       setGroupPhase(g, running > 0 ? "Unknown" : "Pending");
       if (running == 0) dirty_ = true;  // enqueue it again on the next pass
     }
+    const int left = static_cast<int>(waiting.size() - placed.size());
+    if (left > 0)  // capacity, not missing members, holds the gang back
+      reportUnschedulable(g, reportNotEnoughResources(g.pg.status.conditions,
+                                                      std::to_string(g.pg.spec.minMember - allocated) + "/" +
+                                                          std::to_string(g.pg.spec.minMember) +
+                                                          " tasks in gang unschedulable: only " +
+                                                          std::to_string(placed.size()) + " of the waiting pods fit",
+                                                      clock_.now()));
+  }
+
+  // scheduleTimeoutSeconds: a gang still unplaced at its deadline is reported; Unknown if some run.
+  for (const auto& [at, key] : order) {
+    SimGroup& g = groups_.at(key);
+    const auto& timeout = g.pg.spec.scheduleTimeoutSeconds;
+    if (g.placed || !timeout || clock_.now() < g.createdAt + int64_t{*timeout} * 1000) continue;
+    const GroupCount c = counts[key];
+    reportUnschedulable(g, reportScheduleTimeout(g.pg.status.conditions, g.pg.spec.minMember, *timeout, c.allocated,
+                                                 clock_.now()));
+    if (c.running > 0) setGroupPhase(g, "Unknown");
+  }
+  for (const auto& [at, key] : order) {  // one report per group and pass, in its final state
+    SimGroup& g = groups_.at(key);
+    if (g.reported) unschedulable_.push_back(g.pg);
+    g.reported = false;
   }
 }
 

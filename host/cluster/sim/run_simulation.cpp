@@ -7,6 +7,8 @@
 
 #include "host/cluster/sim/sim_driver.h"
 #include "host/cluster/sim/status_json.h"
+#include "host/spec/encode.h"
+#include "host/spec/writers.h"
 
 namespace jobhost {
 
@@ -23,6 +25,11 @@ Status runSimulation(const Job& job, const SimulationScript& script, JobPlugins&
   std::mutex outMutex;
   controller.setObserver([&](const HandledRequest& r) {
     std::string line = handledRequestJson(r, 0);
+    std::lock_guard lock(outMutex);
+    out << line << '\n';
+  });
+  sim.setUnschedulableObserver([&](const PodGroup& pg) {
+    std::string line = unschedulableJson(pg, clock.now());
     std::lock_guard lock(outMutex);
     out << line << '\n';
   });
@@ -62,7 +69,9 @@ Status runSimulation(const Job& job, const SimulationScript& script, JobPlugins&
   stop();
   controller.stop();
   std::lock_guard lock(outMutex);
-  out << "{\"final\":" << jobStatusJson(last) << ",\"t_ms\":" << clock.now();
+  rapidjson::Document doc;
+  const std::string status = toJson(encodeJobStatusWith(last, doc.GetAllocator(), {.everyStatusField = true}), false);
+  out << "{\"final\":" << status << ",\"t_ms\":" << clock.now();
   if (deleted) out << ",\"deleted\":true";
   out << "}\n";
   out.flush();

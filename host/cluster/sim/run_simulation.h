@@ -12,7 +12,7 @@
 namespace jobhost {
 
 /// Runs `job` (already defaulted and admitted) from virtual time 0. Writes one JSON line per
-/// handled request, then {"final": <job status>, "t_ms": <end time>} (plus "deleted": true when
+/// handled request and per PodGroup Unschedulable report (unschedulableJson), then {"final": <job status>, "t_ms": <end time>} (plus "deleted": true when
 /// the TTL removed the job). The cluster is the script's `cluster`, else `cluster`. Stops at the
 /// script's `until`, else when the job reaches Completed/Terminated/Failed or nothing is left
 /// to happen. Returns an error only when the job cannot be submitted (e.g. plugin prepare fails).

@@ -33,6 +33,11 @@ void SimCluster::setBehaviour(PodBehaviourFn fn) {
   behaviour_ = std::move(fn);
 }
 
+void SimCluster::setUnschedulableObserver(std::function<void(const PodGroup&)> fn) {
+  std::lock_guard lock(mutex_);
+  unschedulableObserver_ = std::move(fn);
+}
+
 void SimCluster::setListener(ClusterListener* listener) {
   std::lock_guard lock(mutex_);
   listener_ = listener;
@@ -161,6 +166,7 @@ ClusterStatus SimCluster::createPodGroup(const PodGroup& pg) {
   g.pg.metadata.creationTimestamp = clock_.now();
   g.pg.status = {};
   g.createdAt = clock_.now();
+  armScheduleTimeout(g);
   groups_.emplace(key, std::move(g));
   dirty_ = true;
   return ClusterStatus::success();
@@ -170,7 +176,9 @@ ClusterStatus SimCluster::updatePodGroupSpec(const PodGroup& pg) {
   std::lock_guard lock(mutex_);
   auto it = groups_.find(keyOf(pg.metadata.namespace_, pg.metadata.name));
   if (it == groups_.end()) return ClusterStatus::fail(ClusterErrc::NotFound, "podgroups \"" + pg.metadata.name + "\" not found");
+  const bool newTimeout = it->second.pg.spec.scheduleTimeoutSeconds != pg.spec.scheduleTimeoutSeconds;
   it->second.pg.spec = pg.spec;
+  if (newTimeout) armScheduleTimeout(it->second);
   dirty_ = true;
   return ClusterStatus::success();
 }
@@ -406,7 +414,9 @@ void SimCluster::applyDue(const Due& due) {
 
 bool SimCluster::deliver() {
   std::vector<ClusterEvent> batch;
+  std::vector<PodGroup> unschedulable;
   ClusterListener* listener;
+  std::function<void(const PodGroup&)> observer;
   bool applied;
   {
     std::lock_guard lock(mutex_);
@@ -415,8 +425,12 @@ bool SimCluster::deliver() {
     for (const auto& d : due) applyDue(d);
     applied = !due.empty();
     batch.swap(events_);
+    unschedulable.swap(unschedulable_);
     listener = listener_;
+    observer = unschedulableObserver_;
   }
+  if (observer)
+    for (const auto& pg : unschedulable) observer(pg);
   delivered_.fetch_add(batch.size());
   if (!batch.empty() && listener) listener->onClusterEvents(batch);
   return applied || !batch.empty();

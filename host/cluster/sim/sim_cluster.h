@@ -1,8 +1,9 @@
 // SimCluster: the in-process cluster backend. Nodes with CPU/memory/GPU, a gang scheduler for
-// PodGroups, pods that follow a scripted behaviour on the clock, and an ordered event stream.
+// PodGroups (with scheduleTimeoutSeconds), scripted pods on the clock, and an ordered event stream.
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -50,6 +51,9 @@ class SimCluster final : public ClusterBackend {
 
   /// How each pod incarnation behaves (default: PodBehaviour{}).
   void setBehaviour(PodBehaviourFn fn);
+  /// Called from deliver() (before the listener, outside the lock) with a PodGroup whose
+  /// Unschedulable condition was set or changed by a scheduling pass.
+  void setUnschedulableObserver(std::function<void(const PodGroup&)> fn);
 
   /// Applies due pod transitions and script actions, then delivers every waiting event as one
   /// batch. Returns false when there was nothing to do.
@@ -117,6 +121,8 @@ class SimCluster final : public ClusterBackend {
     PodGroup pg;
     TimeMs createdAt = 0;
     bool reserved = false;  // enqueued, minResources held until it runs
+    bool placed = false;    // minMember pods bound (or succeeded) at the last pass
+    bool reported = false;  // its Unschedulable condition changed during this pass
   };
   struct Due {
     enum class Kind { Start, Ready, Restart, Exit, Evict, LoseNode };
@@ -142,6 +148,8 @@ class SimCluster final : public ClusterBackend {
   void exitPod(SimPod& pod);
   void schedulePass();  // gang_scheduler.cpp
   void setGroupPhase(SimGroup& group, const std::string& phase);
+  void reportUnschedulable(SimGroup& group, bool changed);  // queued for deliver() at the pass end
+  void armScheduleTimeout(const SimGroup& group);
   static SimResources requestOf(const Pod& pod);
   static SimResources amountsOf(const ResourceList& list);
 
@@ -150,6 +158,8 @@ class SimCluster final : public ClusterBackend {
   std::mutex mutex_;
   ClusterListener* listener_ = nullptr;
   PodBehaviourFn behaviour_;
+  std::function<void(const PodGroup&)> unschedulableObserver_;
+  std::vector<PodGroup> unschedulable_;  // reports waiting for deliver()
   std::vector<Node> nodes_;
   std::unordered_map<std::string, SimPod> pods_;
   std::unordered_map<std::string, int> incarnations_;

@@ -1,11 +1,12 @@
-// JSON for `jobhost simulate`: one line per handled request, and the job status (spec §0.5 field
-// names, Kubernetes casing; times RFC 3339, runningDuration as a Go duration string).
+// JSON lines of `jobhost simulate`: one per handled request and one per PodGroup Unschedulable
+// report (the final job status is host/spec's encodeJobStatus with everyStatusField).
 #pragma once
 
 #include <string>
 
 #include "host/controller/controller.h"
 #include "jobhost/job.h"
+#include "jobhost/objects.h"
 
 namespace jobhost {
 
@@ -14,10 +15,8 @@ namespace jobhost {
 /// plus, when they apply: "task", "fired", "error", "requeued", "retryLimitReached".
 std::string handledRequestJson(const HandledRequest& r, TimeMs origin);
 
-/// The JobStatus object.
-std::string jobStatusJson(const JobStatus& status);
-
-/// "1970-01-01T00:00:12Z" (second precision, like metav1.Time).
-std::string rfc3339(TimeMs ms);
+/// {"t_ms":…,"podGroup":…,"phase":…,"condition":"Unschedulable","reason":…,"message":…}: the
+/// PodGroup's last condition (Unschedulable) as the sim scheduler just reported it.
+std::string unschedulableJson(const PodGroup& podGroup, TimeMs at);
 
 }  // namespace jobhost

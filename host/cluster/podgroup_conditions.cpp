@@ -1,0 +1,36 @@
+// The PodGroup scheduling conditions shared by the sim and local gang schedulers
+// (see podgroup_conditions.h).
+#include "host/cluster/podgroup_conditions.h"
+
+#include <algorithm>
+
+namespace jobhost {
+
+bool setSchedulingCondition(std::vector<PodGroupCondition>& cs, const std::string& type, const std::string& reason,
+                            const std::string& message, TimeMs now) {
+  auto it = std::find_if(cs.begin(), cs.end(), [&](const PodGroupCondition& c) { return c.type == type; });
+  if (it != cs.end() && it->status == "True" && it->reason == reason && it->message == message) return false;
+  std::erase_if(cs, [](const PodGroupCondition& c) { return c.type == "Scheduled" || c.type == "Unschedulable"; });
+  cs.push_back(PodGroupCondition{type, "True", reason, message, now});
+  return true;
+}
+
+bool reportScheduled(std::vector<PodGroupCondition>& cs, TimeMs now) {
+  return setSchedulingCondition(cs, "Scheduled", "tasks in gang are ready to be scheduled", "", now);
+}
+
+bool reportNotEnoughResources(std::vector<PodGroupCondition>& cs, const std::string& message, TimeMs now) {
+  for (const auto& c : cs)
+    if (c.type == "Unschedulable" && c.reason == "ScheduleTimeout") return false;
+  return setSchedulingCondition(cs, "Unschedulable", "NotEnoughResources", message, now);
+}
+
+bool reportScheduleTimeout(std::vector<PodGroupCondition>& cs, int32_t minMember, int32_t timeoutSeconds,
+                           int32_t started, TimeMs now) {
+  return setSchedulingCondition(cs, "Unschedulable", "ScheduleTimeout",
+                                "gang of " + std::to_string(minMember) + " not placed within scheduleTimeoutSeconds " +
+                                    std::to_string(timeoutSeconds) + " (" + std::to_string(started) + " started)",
+                                now);
+}
+
+}  // namespace jobhost

@@ -1,0 +1,30 @@
+// PodGroup status conditions as both gang schedulers (sim and local) report them: Scheduled once a
+// gang is placed, Unschedulable/NotEnoughResources while it waits, Unschedulable/ScheduleTimeout.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "jobhost/objects.h"
+
+namespace jobhost {
+
+/// Sets the one scheduling condition (Scheduled or Unschedulable) to `type`/`reason`/`message`,
+/// stamped `now`. Returns false when it already read so (nothing changed).
+bool setSchedulingCondition(std::vector<PodGroupCondition>& conditions, const std::string& type,
+                            const std::string& reason, const std::string& message, TimeMs now);
+
+/// Condition Scheduled (the gang's minMember pods are placed).
+bool reportScheduled(std::vector<PodGroupCondition>& conditions, TimeMs now);
+
+/// Unschedulable/NotEnoughResources, unless a ScheduleTimeout report stands (it stays until the
+/// gang is placed).
+bool reportNotEnoughResources(std::vector<PodGroupCondition>& conditions, const std::string& message, TimeMs now);
+
+/// Unschedulable/ScheduleTimeout: "gang of <minMember> not placed within scheduleTimeoutSeconds
+/// <timeout> (<started> started)".
+bool reportScheduleTimeout(std::vector<PodGroupCondition>& conditions, int32_t minMember, int32_t timeoutSeconds,
+                           int32_t started, TimeMs now);
+
+}  // namespace jobhost

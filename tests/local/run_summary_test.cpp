@@ -1,0 +1,98 @@
+// `jobhost run`'s summary: pod outcomes per task counted from pod events (succeeded, failed,
+// killed, restarts) even after the job's pods are gone, and the summary text.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "host/cli/run_progress.h"
+
+namespace jobhost::cli {
+namespace {
+
+struct Sink : ClusterListener {
+  size_t seen = 0;
+  void onClusterEvents(std::span<const ClusterEvent> events) override { seen += events.size(); }
+};
+
+PodState pod(const std::string& name, const std::string& task, const std::string& uid, PodPhase phase,
+             int32_t exitCode = 0, int32_t restarts = 0) {
+  auto object = std::make_shared<Pod>();
+  object->metadata.name = name;
+  object->metadata.namespace_ = "default";
+  object->metadata.uid = uid;
+  object->metadata.annotations = {{"volcano.sh/job-name", "demo"}, {"volcano.sh/task-spec", task}};
+  PodState s;
+  s.object = object;
+  s.status.phase = phase;
+  ContainerStatus c;
+  c.name = "main";
+  c.restartCount = restarts;
+  if (phase == PodPhase::Succeeded || phase == PodPhase::Failed)
+    c.terminated = ContainerStateTerminated{exitCode, 0, exitCode ? "Error" : "Completed", ""};
+  s.status.containerStatuses.push_back(c);
+  return s;
+}
+
+ClusterEvent event(ClusterEvent::Type type, PodState state) {
+  ClusterEvent ev;
+  ev.type = type;
+  ev.pod = std::move(state);
+  return ev;
+}
+
+Job demo() {
+  Job job;
+  job.metadata.name = "demo";
+  job.metadata.namespace_ = "default";
+  job.spec.tasks = {TaskSpec{}, TaskSpec{}};
+  job.spec.tasks[0].name = "master";
+  job.spec.tasks[1].name = "worker";
+  return job;
+}
+
+using T = ClusterEvent::Type;
+
+TEST(RunSummary, CountsEveryIncarnationByItsLastObservedPhase) {
+  Sink sink;
+  PodOutcomes outcomes(sink, "default", "demo");
+  std::vector<ClusterEvent> batch = {
+      event(T::PodAdded, pod("demo-worker-0", "worker", "w0", PodPhase::Pending)),
+      event(T::PodAdded, pod("demo-worker-1", "worker", "w1", PodPhase::Pending)),
+      event(T::PodAdded, pod("demo-master-0", "master", "m0", PodPhase::Pending)),
+      event(T::PodUpdated, pod("demo-worker-0", "worker", "w0", PodPhase::Running, 0, 1)),
+      event(T::PodUpdated, pod("demo-worker-0", "worker", "w0", PodPhase::Succeeded, 0, 1)),
+      event(T::PodUpdated, pod("demo-worker-1", "worker", "w1", PodPhase::Failed, 137)),
+      event(T::PodUpdated, pod("demo-master-0", "master", "m0", PodPhase::Running)),
+      // killed while running: the deletion's last state (SIGTERM, 143) is not its outcome
+      event(T::PodDeleted, pod("demo-master-0", "master", "m0", PodPhase::Failed, 143)),
+      event(T::PodDeleted, pod("demo-worker-0", "worker", "w0", PodPhase::Succeeded, 0, 1)),
+      event(T::PodDeleted, pod("demo-worker-1", "worker", "w1", PodPhase::Failed, 137)),
+      // the recreated worker-1 succeeds; another job's pod is ignored
+      event(T::PodAdded, pod("demo-worker-1", "worker", "w1b", PodPhase::Pending)),
+      event(T::PodUpdated, pod("demo-worker-1", "worker", "w1b", PodPhase::Succeeded)),
+      event(T::PodDeleted, pod("demo-worker-1", "worker", "w1b", PodPhase::Succeeded)),
+  };
+  PodState other = pod("x-worker-0", "worker", "x0", PodPhase::Succeeded);
+  std::const_pointer_cast<Pod>(other.object)->metadata.annotations["volcano.sh/job-name"] = "x";
+  batch.push_back(event(T::PodUpdated, other));
+  outcomes.onClusterEvents(batch);
+  EXPECT_EQ(sink.seen, 14u);
+  EXPECT_EQ(outcomes.byTask(demo()), std::vector<TaskOutcome>({{"master", 0, 0, 1, 0}, {"worker", 2, 1, 0, 1}}));
+
+  JobProgress progress;
+  progress.job = "default/demo";
+  progress.phase = JobPhase::Completed;
+  progress.retryCount = 1;
+  progress.elapsedMs = 2345;
+  std::ostringstream out;
+  printSummary(out, progress, outcomes.byTask(demo()), outcomes.failedPods(), "/w/default/demo", false);
+  EXPECT_EQ(out.str(),
+            "\njob default/demo ended Completed (retry 1) after 2.3s\n"
+            "  task master: pods succeeded 0, failed 0, killed 1, restarts 0\n"
+            "  task worker: pods succeeded 2, failed 1, restarts 1\n"
+            "  pod demo-worker-1 container main exited 137: /w/default/demo/demo-worker-1/logs/main.log\n"
+            "logs: /w/default/demo/<pod>/logs/<container>.log\n");
+}
+
+}  // namespace
+}  // namespace jobhost::cli
