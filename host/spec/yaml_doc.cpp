@@ -2,9 +2,11 @@
 // types plain scalars, expands merge keys and records each value's 1-based position by field path.
 #include "host/spec/yaml_doc.h"
 
+#include <sstream>
 #include <unordered_map>
 #include <utility>
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include "host/spec/yaml_scalar.h"
@@ -148,6 +150,33 @@ class YamlToJson {
   size_t values_ = 0;
 };
 
+/// Ignores every parse event: used to walk the document stream without building nodes.
+class IgnoreEvents final : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+/// yaml-cpp 0.7 never moves past a stray ',' after a document's top-level node (a bare ",",
+/// `"a" ,`): YAML::LoadAll then appends empty documents for ever. Every real document takes at
+/// least one byte, so a stream that yields more documents than it has bytes is stuck there.
+bool documentStreamIsStuck(const std::string& text) {
+  if (text.find(',') == std::string::npos) return false;
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  IgnoreEvents ignore;
+  for (size_t docs = 0; parser.HandleNextDocument(ignore);)
+    if (++docs > text.size()) return true;
+  return false;
+}
+
 std::string located(const std::string& file, SourcePos pos, const std::string& message) {
   std::string where = pos.line == 0 ? file : file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
   return where + ": invalid YAML: " + message;
@@ -159,7 +188,10 @@ Expected<std::vector<SourceDoc>> parseYamlDocs(std::string_view text, std::strin
   using Result = Expected<std::vector<SourceDoc>>;
   std::vector<SourceDoc> docs;
   try {
-    for (const YAML::Node& root : YAML::LoadAll(std::string(text))) {
+    const std::string stream(text);
+    if (documentStreamIsStuck(stream))
+      return Result::failure(located(file, {}, "a ',' outside a [ ] or { } collection; remove it or quote the value"));
+    for (const YAML::Node& root : YAML::LoadAll(stream)) {
       if (root.IsNull() || !root.IsDefined()) continue;
       SourceDoc doc;
       doc.file = file;

@@ -11,6 +11,7 @@
 #include "host/controller/virtual_clock.h"
 #include "host/plugin/plugin_job_plugins.h"
 #include "host/plugin/plugin_validation.h"
+#include "jobhost/extension_points.h"
 
 namespace jobhost {
 namespace {
@@ -48,6 +49,8 @@ struct Fault {
   std::string method;  // what the SDK barrier calls it in its exception text
 };
 
+void PrintTo(const Fault& f, std::ostream* os) { *os << "--" << f.site << "=" << f.mode; }
+
 std::string expectedMessage(const Fault& f) {
   if (f.mode == "hang")
     return "plugin \"faulty\" failed in " + f.point +
@@ -72,6 +75,7 @@ class PluginFaults : public ::testing::TestWithParam<Fault> {
     controller->setObserver([this](const HandledRequest& r) {
       std::lock_guard lock(mutex);
       if (!r.error.empty()) errors[r.request.jobName].push_back(r.error);
+      if (r.request.jobName == "bad") trace.push_back(r.action + ">" + toString(r.phase) + (r.error.empty() ? "" : "!"));
     });
     controller->start();
   }
@@ -103,6 +107,7 @@ class PluginFaults : public ::testing::TestWithParam<Fault> {
   std::unique_ptr<SimDriver> driver;
   std::mutex mutex;
   std::map<std::string, std::vector<std::string>> errors;
+  std::vector<std::string> trace;
 };
 
 std::string name(const ::testing::TestParamInfo<Fault>& info) { return info.param.site + "_" + info.param.mode; }
@@ -150,6 +155,86 @@ INSTANTIATE_TEST_SUITE_P(Hooks, HookFaults,
                          ::testing::ValuesIn(faultsAt({{"add", "OnJobAdd", "OnJobAdd"},
                                                        {"pod", "OnPodCreate", "OnPodCreate"}})),
                          name);
+
+using ValidationFaults = PluginFaults;
+
+// Validation: the failure is a field error at spec.plugins.faulty naming the plugin and point; a
+// job that does not use the plugin validates cleanly and the host keeps serving.
+TEST_P(ValidationFaults, RejectTheJobAtItsPluginFieldWhileOthersComplete) {
+  const Fault& f = GetParam();
+  PluginValidation validate = validationPlugins(*registry);
+  ValidationResult bad;
+  validate(makeJob("bad", {"--" + f.site + "=" + f.mode}), nullptr, bad);
+  ASSERT_EQ(bad.errors.size(), 1u);
+  EXPECT_EQ(bad.errors[0].field, "spec.plugins.faulty");
+  EXPECT_EQ(bad.errors[0].message, expectedMessage(f));
+  ValidationResult good;
+  validate(makeJob("good", {}, false), nullptr, good);
+  EXPECT_TRUE(good.errors.empty());
+  runWithBystanders();
+}
+
+INSTANTIATE_TEST_SUITE_P(Validation, ValidationFaults,
+                         ::testing::ValuesIn(faultsAt({{"validate", "Validation", "Validate"}})), name);
+
+using StatusFaults = PluginFaults;
+
+// Status: a failed call's status is dropped (the error is logged naming the plugin) and the job
+// keeps the status the controller computed, so it still completes. A hang quarantines the plugin:
+// the job's next hook call is refused naming the hang, and the job is terminated.
+TEST_P(StatusFaults, KeepTheControllersStatusAndCompleteTheJob) {
+  const Fault& f = GetParam();
+  ASSERT_TRUE(controller->submitJob(makeJob("bad", {"--" + f.site + "=" + f.mode})));
+  runWithBystanders();
+  if (f.mode == "hang") {
+    ASSERT_FALSE(errorsOf("bad").empty());
+    EXPECT_EQ(errorsOf("bad")[0], "PluginError: plugin \"faulty\" failed in OnJobAdd: quarantined: it did not return from "
+                                  "Status within 50ms earlier (pluginCallTimeout); restart the host to use it again");
+    EXPECT_EQ(phaseOf("bad"), JobPhase::Terminated);
+    return;
+  }
+  EXPECT_TRUE(errorsOf("bad").empty());
+  EXPECT_EQ(phaseOf("bad"), JobPhase::Completed) << ::testing::PrintToString(trace);
+  EXPECT_EQ(controller->getJob("faults", "bad")->status.succeeded, controller->getJob("faults", "bystander-0")->status.succeeded);
+}
+
+INSTANTIATE_TEST_SUITE_P(Status, StatusFaults, ::testing::ValuesIn(faultsAt({{"status", "Status", "UpdateStatus"}})), name);
+
+using UpdateFaults = PluginFaults;
+
+// OnJobUpdate: a spec update's sync fails naming the plugin and hook until maxRequeue, then the
+// job is terminated.
+TEST_P(UpdateFaults, FailTheUpdateNamingPluginAndHookThenTerminate) {
+  const Fault& f = GetParam();
+  Job job = makeJob("bad", {"--" + f.site + "=" + f.mode});
+  ASSERT_TRUE(controller->submitJob(job));
+  job.spec.tasks[0].replicas = 3;
+  ASSERT_TRUE(controller->updateJob(job));
+  runWithBystanders();
+  auto errors = errorsOf("bad");
+  ASSERT_FALSE(errors.empty());
+  EXPECT_EQ(errors[0], "PluginError: " + expectedMessage(f));
+  EXPECT_EQ(phaseOf("bad"), JobPhase::Terminated) << ::testing::PrintToString(errors);
+}
+
+INSTANTIATE_TEST_SUITE_P(Hooks, UpdateFaults, ::testing::ValuesIn(faultsAt({{"update", "OnJobUpdate", "OnJobUpdate"}})), name);
+
+using DeleteFaults = PluginFaults;
+
+// OnJobDelete (called when the finished job's pods are killed): the job's phase is already
+// Completed; the cleanup kill fails naming the plugin and hook and is retried until maxRequeue (a
+// hang quarantines the plugin, whose OnJobDelete is then skipped). The job stays Completed.
+TEST_P(DeleteFaults, FailTheKillNamingPluginAndHookYetReachAFinalPhase) {
+  const Fault& f = GetParam();
+  ASSERT_TRUE(controller->submitJob(makeJob("bad", {"--" + f.site + "=" + f.mode})));
+  runWithBystanders();
+  auto errors = errorsOf("bad");
+  ASSERT_FALSE(errors.empty());
+  EXPECT_EQ(errors[0], "PluginError: " + expectedMessage(f));
+  EXPECT_EQ(phaseOf("bad"), JobPhase::Completed) << ::testing::PrintToString(errors) << ::testing::PrintToString(trace);
+}
+
+INSTANTIATE_TEST_SUITE_P(Hooks, DeleteFaults, ::testing::ValuesIn(faultsAt({{"delete", "OnJobDelete", "OnJobDelete"}})), name);
 
 }  // namespace
 }  // namespace jobhost

@@ -1,8 +1,11 @@
 // Local backend under faults: a container killed by a signal (exit code 128+N, job Failed), a
-// work dir that cannot be created (an error naming it), and a job deleted while restarting (no
-// process survives). Waits on events only.
+// work dir that cannot be created or written, a port already taken, and a job deleted while
+// restarting (no process survives). Each job ends in a defined phase. Waits on events only.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <condition_variable>
@@ -26,11 +29,13 @@ constexpr auto kPatience = std::chrono::seconds(90);
 class Tee final : public ClusterListener {
  public:
   void onClusterEvents(std::span<const ClusterEvent> events) override {
-    if (next) next->onClusterEvents(events);
-    std::lock_guard lock(mutex_);
-    for (const auto& e : events)
-      if (e.pod.object) last_[e.pod.name()] = e;
+    {  // recorded before the controller sees them, so a phase it reaches implies the events here
+      std::lock_guard lock(mutex_);
+      for (const auto& e : events)
+        if (e.pod.object) last_[e.pod.name()] = e;
+    }
     changed_.notify_all();
+    if (next) next->onClusterEvents(events);
   }
   void poke() { changed_.notify_all(); }
   bool waitFor(const std::function<bool()>& done) {
@@ -86,12 +91,14 @@ class FaultInjectionTest : public ::testing::TestWithParam<std::string> {
     backend_.reset();
     fs::remove_all(dir_);
   }
-  /// A controller (real clock, no plugins) in front of the backend; job phases go to phases_.
-  void startController() {
-    controller_ = std::make_unique<Controller>(ControllerConfig{}, clock_, *backend_, plugins_);
+  /// A controller (real clock, no plugins) in front of the backend; job phases go to phases_,
+  /// failed actions' messages to errors_.
+  void startController(ControllerConfig config = {}) {
+    controller_ = std::make_unique<Controller>(config, clock_, *backend_, plugins_);
     controller_->setObserver([this](const HandledRequest& r) {
       std::lock_guard lock(phaseMutex_);
       phases_.push_back(r.phase);
+      if (!r.error.empty()) errors_.push_back(r.error);
       tee_.poke();
     });
     tee_.next = &controller_->listener();
@@ -134,6 +141,7 @@ class FaultInjectionTest : public ::testing::TestWithParam<std::string> {
   std::unique_ptr<Controller> controller_;
   std::mutex phaseMutex_;
   std::vector<JobPhase> phases_;
+  std::vector<std::string> errors_;
 };
 
 TEST_P(FaultInjectionTest, AContainerKilledByASignalExitsWith128PlusItAndTheJobFails) {
@@ -172,6 +180,63 @@ TEST_P(FaultInjectionTest, AJobDeletedWhileRestartingLeavesNoProcess) {
     return !controller_->getJob("test", "rs") && backend_->jobPods("test", "rs").empty() &&
            backend_->processIds().empty();
   }));
+}
+
+// The job's directory under workDir cannot be written (a file sits where it goes; as root, mode
+// bits would not stop us): every pod creation fails naming the directory, the sync is retried
+// until maxRequeue, then the job is terminated. Nothing is lost, nothing hangs.
+TEST_P(FaultInjectionTest, AJobDirThatCannotBeWrittenFailsTheSyncNamingItThenTerminatesTheJob) {
+  start();
+  fs::create_directories(dir_ + "/test");
+  std::ofstream(dir_ + "/test/nodir") << "not a directory";
+  startController(ControllerConfig{2, 3});
+  ASSERT_TRUE(controller_->submitJob(job("nodir", {task("main", "exit 0")})).isOk());
+  ASSERT_TRUE(tee_.waitFor([&] { return sawPhase(JobPhase::Terminated); }));
+  std::lock_guard lock(phaseMutex_);
+  ASSERT_FALSE(errors_.empty());
+  EXPECT_NE(errors_[0].find("cannot write the hosts file under " + dir_ + "/test/nodir"), std::string::npos) << errors_[0];
+  EXPECT_EQ(controller_->getJob("test", "nodir")->status.state.phase, JobPhase::Terminated);
+  EXPECT_TRUE(backend_->processIds().empty());
+}
+
+/// Listens on 0.0.0.0:<free port> while alive, so that a pod binding the port on its own address
+/// collides with it.
+class PortHolder {
+ public:
+  PortHolder() : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_ANY);
+    socklen_t len = sizeof addr;
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&addr), len) != 0 || ::listen(fd_, 1) != 0 ||
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0)
+      throw std::runtime_error("cannot hold a port");
+    port_ = ntohs(addr.sin_port);
+  }
+  ~PortHolder() { ::close(fd_); }
+  int port() const { return port_; }
+
+ private:
+  int fd_;
+  int port_ = 0;
+};
+
+// A pod whose server port is already taken exits with its own error (EADDRINUSE), the pod is
+// Failed with that exit code and the job ends Failed; the host is untouched.
+TEST_P(FaultInjectionTest, APortCollisionFailsThePodAndTheJobNotTheHost) {
+  PortHolder held;
+  start();
+  startController();
+  const std::string server = "import socket, sys\ns = socket.socket()\ntry:\n  s.bind((\"0.0.0.0\", " +
+                             std::to_string(held.port()) + "))\nexcept OSError as e:\n  print(e)\n  sys.exit(98)\n";
+  ASSERT_TRUE(controller_->submitJob(job("port", {task("server", "python3 -c '" + server + "'")})).isOk());
+  ASSERT_TRUE(tee_.waitFor([&] { return sawPhase(JobPhase::Failed); }));
+  const auto e = tee_.last("port-server-0");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->pod.status.phase, PodPhase::Failed);
+  ASSERT_TRUE(e->pod.status.containerStatuses[0].terminated);
+  EXPECT_EQ(e->pod.status.containerStatuses[0].terminated->exitCode, 98);
+  EXPECT_EQ(controller_->getJob("test", "port")->status.state.phase, JobPhase::Failed);
 }
 
 INSTANTIATE_TEST_SUITE_P(Isolation, FaultInjectionTest, ::testing::Values("bwrap", "none"));
