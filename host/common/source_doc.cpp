@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -105,9 +108,30 @@ class PositionHandler {
   bool Int64(int64_t i) { return value([&] { return out_.doc.Int64(i); }); }
   bool Uint64(uint64_t u) { return value([&] { return out_.doc.Uint64(u); }); }
   bool Double(double d) { return value([&] { return out_.doc.Double(d); }); }
-  bool RawNumber(const char* s, rapidjson::SizeType n, bool copy) {
-    return value([&] { return out_.doc.RawNumber(s, n, copy); });
+  // Numbers arrive as text (kParseNumbersAsStringsFlag): RapidJSON 1.1's own full-precision
+  // conversion overflows on a zero significand with a large exponent (found by fuzz/job_yaml). Integers
+  // that fit 64 bits stay integers; the rest are correctly rounded doubles.
+  bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
+    return value([&] {
+      const char* end = s + n;
+      if (std::find_if(s, end, [](char c) { return c == '.' || c == 'e' || c == 'E'; }) == end) {
+        int64_t i = 0;
+        uint64_t u = 0;
+        if (*s == '-' && std::from_chars(s, end, i).ec == std::errc()) return out_.doc.Int64(i);
+        if (*s != '-' && std::from_chars(s, end, u).ec == std::errc()) return out_.doc.Uint64(u);
+      }
+      double d = 0;
+      if (std::from_chars(s, end, d).ec == std::errc()) return out_.doc.Double(d);
+      d = std::strtod(std::string(s, n).c_str(), nullptr);  // out of range: underflow gives 0
+      if (std::isinf(d)) {
+        tooBig_ = true;
+        return false;
+      }
+      return out_.doc.Double(d);
+    });
   }
+  /// True when parsing stopped at a number beyond the range of a double.
+  bool stoppedAtTooBigNumber() const { return tooBig_; }
   bool String(const char* s, rapidjson::SizeType n, bool copy) {
     return value([&] { return out_.doc.String(s, n, copy); });
   }
@@ -167,6 +191,7 @@ class PositionHandler {
   std::string current_;
   std::string pendingKey_;
   SourcePos keyPos_;
+  bool tooBig_ = false;
 };
 
 }  // namespace
@@ -178,17 +203,19 @@ Expected<SourceDoc> parseJsonDoc(std::string_view text, std::string file) {
   rapidjson::Reader reader;
   rapidjson::ParseResult result;
   // Populate() runs the SAX pass with the document as handler and then installs the root value.
+  bool tooBig = false;
   auto generate = [&](rapidjson::Document&) {
     PositionHandler handler(out, stream);
-    result = reader.Parse<rapidjson::kParseFullPrecisionFlag>(stream, handler);
+    result = reader.Parse<rapidjson::kParseNumbersAsStringsFlag>(stream, handler);
+    tooBig = handler.stoppedAtTooBigNumber();
     return !result.IsError();
   };
   out.doc.Populate(generate);
   if (result.IsError()) {
-    SourcePos pos = stream.posAt(result.Offset());
+    SourcePos pos = tooBig ? stream.tokenStart() : stream.posAt(result.Offset());
     return Expected<SourceDoc>::failure(
-        out.file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column) +
-        ": invalid JSON: " + rapidjson::GetParseError_En(result.Code()));
+        out.file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column) + ": invalid JSON: " +
+        rapidjson::GetParseError_En(tooBig ? rapidjson::kParseErrorNumberTooBig : result.Code()));
   }
   return out;
 }
