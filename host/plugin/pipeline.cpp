@@ -65,20 +65,26 @@ PipelineResult runPipeline(const Registry& registry, const Job& job,
   result.info = newRuntimeInfo(*result.job, priorities);
   RuntimeInfo& info = *result.info;
 
-  Status st = runPoint(registry, Point::MLPolicy, info, [&](PluginInstance& p, const ActivePlugin& a) {
-    return p.mlPolicy()->enforceMLPolicy(info, a.args);
-  });
-  if (st) st = runPoint(registry, Point::PodGroupPolicy, info, [&](PluginInstance& p, const ActivePlugin& a) {
-    return p.podGroupPolicy()->enforcePodGroupPolicy(info, a.args);
-  });
-  if (st) st = runPoint(registry, Point::PodNetwork, info, [&](PluginInstance& p, const ActivePlugin& a) {
-    return p.podNetwork()->identifyPodNetwork(info, a.args);
-  });
-  if (st) st = runPoint(registry, Point::ComponentBuild, info, [&](PluginInstance& p, const ActivePlugin& a) {
-    BuiltComponents built{a.plugin, {}};
-    Status s = p.componentBuild()->build(info, a.args, built.components);
-    if (s) result.built.push_back(std::move(built));  // on failure the partial output is dropped
-    return s;
+  // One guard-thread handoff for the whole pipeline when any loaded plugin has a call deadline.
+  bool anyDeadline = false;
+  for (const auto& plugin : registry.plugins()) anyDeadline = anyDeadline || plugin.entry.callTimeout.ms > 0;
+  Status st = callPluginsTogether(anyDeadline, [&] {
+    Status step = runPoint(registry, Point::MLPolicy, info, [&](PluginInstance& p, const ActivePlugin& a) {
+      return p.mlPolicy()->enforceMLPolicy(info, a.args);
+    });
+    if (step) step = runPoint(registry, Point::PodGroupPolicy, info, [&](PluginInstance& p, const ActivePlugin& a) {
+      return p.podGroupPolicy()->enforcePodGroupPolicy(info, a.args);
+    });
+    if (step) step = runPoint(registry, Point::PodNetwork, info, [&](PluginInstance& p, const ActivePlugin& a) {
+      return p.podNetwork()->identifyPodNetwork(info, a.args);
+    });
+    if (step) step = runPoint(registry, Point::ComponentBuild, info, [&](PluginInstance& p, const ActivePlugin& a) {
+      BuiltComponents built{a.plugin, {}};
+      Status s = p.componentBuild()->build(info, a.args, built.components);
+      if (s) result.built.push_back(std::move(built));  // on failure the partial output is dropped
+      return s;
+    });
+    return step;
   });
   if (!st) result.built.clear();  // ComponentBuild is fail fast: nothing built survives a failure
   result.status = st;

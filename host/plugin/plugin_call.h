@@ -25,7 +25,11 @@ Status catchingPlugin(F& call) noexcept {
 
 template <class F>
 Status invokeErased(void* f) {
-  return (*static_cast<std::remove_reference_t<F>*>(f))();
+  try {
+    return (*static_cast<std::remove_reference_t<F>*>(f))();
+  } catch (const std::exception& e) {  // host code around the calls of a batch, e.g. bad_alloc
+    return Status::error(e.what());
+  }
 }
 
 /// Calls into `plugin` at `where` (a point or hook name); a quarantined plugin is not called. With a
@@ -42,6 +46,24 @@ Status callPlugin(const RegisteredPlugin& plugin, const char* where, F&& call) n
   };
   if (deadline::onGuardThread()) return watched();
   return deadline::runGuarded(&invokeErased<decltype(watched)>, &watched, false);
+}
+
+/// Runs `batch`, which makes several callPlugin calls, with one guard-thread handoff instead of
+/// one per call when `anyDeadline` (some plugin it calls has a callTimeout): the calls then run
+/// inline on the guard thread, each under its own deadline, and a hang ends the batch with
+/// `plugin "NAME" failed in WHERE: did not return within ...`.
+template <class F>
+Status callPluginsTogether(bool anyDeadline, F&& batch) noexcept {
+  if (!anyDeadline || deadline::onGuardThread()) return invokeErased<F>(&batch);
+  return deadline::runGuarded(&invokeErased<F>, &batch, true);
+}
+
+/// True when any of `plugins` (ActivePlugin-like, with a `plugin` pointer) has a call deadline.
+template <class Range>
+bool anyHasDeadline(const Range& plugins) {
+  for (const auto& a : plugins)
+    if (a.plugin->entry.callTimeout.ms > 0) return true;
+  return false;
 }
 
 }  // namespace jobhost

@@ -14,6 +14,7 @@ namespace jobhost {
 struct PluginJobPlugins::Prepared {
   std::shared_ptr<const PipelineResult> result;
   std::vector<ActivePlugin> hooks;  // JobHooks plugins active for the job, config order
+  bool anyDeadline = false;          // some hook plugin has a callTimeout: batch its calls
   const RegisteredPlugin* status = nullptr;
 };
 
@@ -42,6 +43,7 @@ Status PluginJobPlugins::prepare(const Job& job) {
   auto p = std::make_shared<Prepared>();
   p->result = std::make_shared<PipelineResult>(std::move(result));
   p->hooks = registry_->activeAt(Point::JobHooks, job);
+  p->anyDeadline = anyHasDeadline(p->hooks);
   auto status = registry_->activeAt(Point::Status, job);
   if (!status.empty()) p->status = status[0].plugin;
   std::unique_lock lock(mutex_);
@@ -80,12 +82,16 @@ Expected<Pod> PluginJobPlugins::makePod(const Job& job, size_t taskIndex, int32_
   auto controlled = job.status.controlledResources;  // onPodCreate must not change the job
   EnvLedger ledger;
   const std::string scope = "pod " + pod.metadata.name;
-  for (const auto& a : (*p)->hooks) {
-    ledger.setActor(a.plugin->names[0]);
-    HookContext ctx(job, controlled, a.args, r.builtBy(a.plugin), *r.info, nullptr, ledger, scope);
-    Status st = guarded(a, "OnPodCreate", [&] { return a.plugin->loaded.instance->jobHooks()->onPodCreate(ctx, pod); });
-    if (!st) return Expected<Pod>::failure(st.message());
-  }
+  Status st = callPluginsTogether((*p)->anyDeadline, [&] {
+    for (const auto& a : (*p)->hooks) {
+      ledger.setActor(a.plugin->names[0]);
+      HookContext ctx(job, controlled, a.args, r.builtBy(a.plugin), *r.info, nullptr, ledger, scope);
+      Status one = guarded(a, "OnPodCreate", [&] { return a.plugin->loaded.instance->jobHooks()->onPodCreate(ctx, pod); });
+      if (!one) return one;
+    }
+    return Status::ok();
+  });
+  if (!st) return Expected<Pod>::failure(st.message());
   if (!ledger.conflicts().empty()) return Expected<Pod>::failure("env conflict: " + ledger.conflicts()[0]);
   return pod;
 }
@@ -102,20 +108,22 @@ Status PluginJobPlugins::runHook(Hook hook, Job& job, ResourceClient& client) {
   const PipelineResult& r = *(*p)->result;
   EnvLedger ledger;
   const std::string scope = "job " + job.metadata.name;
-  for (const auto& a : (*p)->hooks) {
-    HookContext ctx(job, job.status.controlledResources, a.args, r.builtBy(a.plugin), *r.info, &client, ledger, scope);
-    JobHooksPlugin* hooks = a.plugin->loaded.instance->jobHooks();
-    Status st = guarded(a, hookName(static_cast<int>(hook)), [&] {
-      switch (hook) {
-        case Hook::Add: return hooks->onJobAdd(ctx);
-        case Hook::Update: return hooks->onJobUpdate(ctx);
-        case Hook::Delete: return hooks->onJobDelete(ctx);
-      }
-      return Status::ok();
-    });
-    if (!st) return st;
-  }
-  return Status::ok();
+  return callPluginsTogether((*p)->anyDeadline, [&] {
+    for (const auto& a : (*p)->hooks) {
+      HookContext ctx(job, job.status.controlledResources, a.args, r.builtBy(a.plugin), *r.info, &client, ledger, scope);
+      JobHooksPlugin* hooks = a.plugin->loaded.instance->jobHooks();
+      Status st = guarded(a, hookName(static_cast<int>(hook)), [&] {
+        switch (hook) {
+          case Hook::Add: return hooks->onJobAdd(ctx);
+          case Hook::Update: return hooks->onJobUpdate(ctx);
+          case Hook::Delete: return hooks->onJobDelete(ctx);
+        }
+        return Status::ok();
+      });
+      if (!st) return st;
+    }
+    return Status::ok();
+  });
 }
 
 Status PluginJobPlugins::onJobAdd(Job& job, ResourceClient& client) { return runHook(Hook::Add, job, client); }
