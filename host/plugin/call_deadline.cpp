@@ -60,8 +60,7 @@ Shared& shared() {
   return *s;
 }
 
-thread_local std::shared_ptr<Runner> tlRunner;  // this caller thread's guard thread
-thread_local Runner* tlServing = nullptr;         // on a guard thread: the runner it serves
+thread_local Runner* tlServing = nullptr;  // on a guard thread: the runner it serves
 
 void parkForever() {
   std::atomic<int> never{0};
@@ -121,29 +120,37 @@ void serve(std::shared_ptr<Runner> r) {
   }
 }
 
-/// Stops this thread's helper when the thread ends (the helper exits on its own, never joined).
-struct RunnerOwner {
-  ~RunnerOwner() {
-    if (!tlRunner) return;
-    tlRunner->task.store(kStop, std::memory_order_release);
-    tlRunner->task.notify_one();
+/// This caller thread's guard thread. When the caller thread ends (for the main thread: at exit)
+/// the guard is stopped and joined, so its thread-exit work (such as OpenSSL freeing its per-thread
+/// state) is over before exit goes on; a guard abandoned inside a plugin is detached instead.
+struct Guard {
+  std::shared_ptr<Runner> runner;
+  std::thread thread;
+  ~Guard() {
+    if (!runner) return;
+    runner->task.store(kStop, std::memory_order_release);
+    runner->task.notify_one();
+    thread.join();
+  }
+  void abandon() {
+    thread.detach();
+    runner.reset();
   }
 };
-thread_local RunnerOwner tlOwner;
+thread_local Guard tlGuard;
 
 Runner& runner() {
-  if (tlRunner) return *tlRunner;
-  (void)&tlOwner;
-  tlRunner = std::make_shared<Runner>();
+  if (tlGuard.runner) return *tlGuard.runner;
+  tlGuard.runner = std::make_shared<Runner>();
   Shared& s = shared();
   {
     std::lock_guard lock(s.mutex);
-    s.runners.push_back(tlRunner);
+    s.runners.push_back(tlGuard.runner);
     if (!s.watching) std::thread(watchdog).detach();
     s.watching = true;
   }
-  std::thread(serve, tlRunner).detach();
-  return *tlRunner;
+  tlGuard.thread = std::thread(serve, tlGuard.runner);
+  return *tlGuard.runner;
 }
 
 }  // namespace
@@ -205,7 +212,7 @@ Status runGuarded(Status (*fn)(void*), void* arg, bool nameCall) {
   std::string message = "did not return within " + formatGoDuration(r.timeout) +
                         " (pluginCallTimeout); the call was abandoned and the plugin quarantined";
   if (nameCall) message = "plugin \"" + r.plugin->names[0] + "\" failed in " + r.where + ": " + message;
-  tlRunner.reset();  // the guard thread stays parked in the plugin; the next handoff gets a new one
+  tlGuard.abandon();  // the guard thread stays parked in the plugin; the next handoff gets a new one
   return Status::error(message);
 }
 

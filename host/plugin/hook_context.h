@@ -14,6 +14,9 @@ class HookContext final : public JobContext {
   /// for onPodCreate). `client` may be null (onPodCreate): resources() then answers every call with an error.
   HookContext(const Job& job, std::map<std::string, std::string>& controlled, const PluginArgs& args, const Components& built, const RuntimeInfo& info,
               ResourceClient* client, EnvLedger& ledger, const std::string& scope);
+  /// The context keeps a reference to `scope`: a temporary would dangle.
+  HookContext(const Job&, std::map<std::string, std::string>&, const PluginArgs&, const Components&, const RuntimeInfo&,
+              ResourceClient*, EnvLedger&, std::string&&) = delete;
 
   const Job& job() const override { return job_; }
   std::map<std::string, std::string>& controlledResources() override { return controlled_; }

@@ -111,8 +111,9 @@ class Checker {
         Pod again = *pod;
         auto controlled = j.status.controlledResources;
         EnvLedger ledger;
+        const std::string scope = "pod";
         for (const auto& a : active) {
-          HookContext ctx(j, controlled, a.args, r.builtBy(a.plugin), *r.info, nullptr, ledger, "pod");
+          HookContext ctx(j, controlled, a.args, r.builtBy(a.plugin), *r.info, nullptr, ledger, scope);
           Status st = a.plugin->loaded.instance->jobHooks()->onPodCreate(ctx, again);
           if (!st) return check(a.plugin->names[0] + ": OnPodCreate twice is idempotent", false, st.message());
         }
