@@ -2,12 +2,23 @@
 // container of every pod, plus the plugin-env marker. Built only against the public SDK.
 #include <jobhost/jobhost.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace {
 using namespace jobhost;
 
 constexpr const char* kName = "env";
+constexpr const char* kVkTaskIndex = "VK_TASK_INDEX";
+constexpr const char* kVcTaskIndex = "VC_TASK_INDEX";
+
+// Volcano appends the two variables, so they end the env in this order even when the template (or
+// an earlier call) already set them; upserting alone would leave them where they were.
+void moveToEnd(std::vector<EnvVar>& env, const char* name) {
+  auto it = std::find_if(env.begin(), env.end(), [&](const EnvVar& e) { return e.name == name; });
+  if (it != env.end()) std::rotate(it, it + 1, env.end());
+}
 
 // The plugin takes no flags; Go `flag` rules still apply, so any flag is an unknown flag.
 Status parseArgs(const PluginArgs& args) {
@@ -33,8 +44,10 @@ class EnvPlugin final : public ValidationPlugin, public JobHooksPlugin {
     const std::string index = volcano::podIndex(pod.metadata.name);
     for (auto* list : {&pod.spec.containers, &pod.spec.initContainers})
       for (auto& c : *list) {
-        ctx.setEnv(c, EnvVar::literal("VK_TASK_INDEX", index));
-        ctx.setEnv(c, EnvVar::literal("VC_TASK_INDEX", index));
+        ctx.setEnv(c, EnvVar::literal(kVkTaskIndex, index));
+        ctx.setEnv(c, EnvVar::literal(kVcTaskIndex, index));
+        moveToEnd(c.env, kVkTaskIndex);
+        moveToEnd(c.env, kVcTaskIndex);
       }
     return Status::ok();
   }

@@ -36,11 +36,9 @@ Status createOrUpdate(ResourceClient& client, const ConfigMap& cm) {
   return client.apply(c);
 }
 
-// The hostfile this job's ComponentBuild produced, else one built now (ComponentBuild disabled).
+// The hostfile of the job as it is now. It is what ComponentBuild produced unless the job was scaled
+// after the pipeline ran, so it is always built from the current job, like svc's hosts.
 std::optional<ConfigMap> hostfileFor(JobContext& ctx) {
-  const std::string name = mpi::hostfileConfigMapName(ctx.job());
-  for (const auto& cm : ctx.built().configMaps)
-    if (cm.metadata.name == name) return cm;
   return mpi::hostfileConfigMap(ctx.job(), effectiveOptions(ctx.args()));
 }
 
@@ -94,8 +92,7 @@ class MpiPlugin final : public ValidationPlugin,
   Status onJobUpdate(JobContext& ctx) override {
     const auto& marks = ctx.controlledResources();
     if (auto it = marks.find(kMarker); it == marks.end() || it->second != kName) return Status::ok();
-    if (auto cm = mpi::hostfileConfigMap(ctx.job(), effectiveOptions(ctx.args())))
-      return createOrUpdate(ctx.resources(), *cm);
+    if (auto cm = hostfileFor(ctx)) return createOrUpdate(ctx.resources(), *cm);
     return Status::ok();
   }
 

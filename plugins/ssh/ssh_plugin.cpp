@@ -18,16 +18,20 @@ ssh::SshOptions effectiveOptions(const PluginArgs& args) {
   return options;
 }
 
-// The Secret this job's ComponentBuild produced, so that render and run show the same keys; a
-// fresh one when ComponentBuild did not run for the job (e.g. disabled in the config).
+// The Secret for the job as it is now: the keys of this job's ComponentBuild output, so that render
+// and run show the same keys, with `config` written from the current job (Volcano's OnJobAdd builds
+// it from the job it is given, so a job scaled after the pipeline ran gets its new hosts); a fresh
+// Secret when ComponentBuild did not run for the job (e.g. disabled in the config).
 Status secretFor(JobContext& ctx, Secret& out) {
   const std::string name = ssh::secretName(ctx.job());
+  const ssh::SshOptions options = effectiveOptions(ctx.args());
   for (const auto& s : ctx.built().secrets)
     if (s.metadata.name == name) {
       out = s;
+      out.data["config"] = ssh::sshConfigText(ctx.job(), options.port);
       return Status::ok();
     }
-  return ssh::buildSshSecret(ctx.job(), effectiveOptions(ctx.args()), out);
+  return ssh::buildSshSecret(ctx.job(), options, out);
 }
 
 std::string configOf(const Secret& secret) {

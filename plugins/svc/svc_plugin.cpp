@@ -73,8 +73,9 @@ class SvcPlugin final : public ValidationPlugin,
   Status onJobAdd(JobContext& ctx) override {
     auto& marks = ctx.controlledResources();
     if (auto it = marks.find(kMarker); it != marks.end() && it->second == kName) return Status::ok();
-    const Components objects =
-        ctx.built().empty() ? svc::svcComponents(ctx.job(), effectiveOptions(ctx.args())) : ctx.built();
+    // Volcano builds them from the job as it is now (GenerateHosts(job)): ComponentBuild's output
+    // was made when the pipeline ran and misses a later scaling of the job.
+    const Components objects = svc::svcComponents(ctx.job(), effectiveOptions(ctx.args()));
     ResourceClient& client = ctx.resources();
     for (const auto& cm : objects.configMaps)
       if (Status st = createOrUpdate(client, cm); !st) return st;

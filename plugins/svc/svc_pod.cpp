@@ -2,6 +2,7 @@
 // then init containers), the ConfigMap volume, then its mount in every container.
 #include "svc_pod.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "svc_hosts.h"
@@ -23,6 +24,15 @@ std::vector<jobhost::EnvVar> hostsEnv(const jobhost::Job& job) {
   return env;
 }
 
+// Volcano appends the hosts env, so it ends each container's env in task order even when the
+// template (or an earlier call) already set one of the names; upserting alone would leave it there.
+void moveToEnd(std::vector<jobhost::EnvVar>& env, const std::vector<jobhost::EnvVar>& order) {
+  for (const auto& var : order) {
+    auto it = std::find_if(env.begin(), env.end(), [&](const auto& e) { return e.name == var.name; });
+    if (it != env.end()) std::rotate(it, it + 1, env.end());
+  }
+}
+
 }  // namespace
 
 void decorateSvcPod(jobhost::JobContext& ctx, const SvcOptions& options, jobhost::Pod& pod) {
@@ -33,8 +43,10 @@ void decorateSvcPod(jobhost::JobContext& ctx, const SvcOptions& options, jobhost
   if (options.injectHostsEnv) {
     const auto env = hostsEnv(job);
     for (auto* list : {&pod.spec.containers, &pod.spec.initContainers})
-      for (auto& c : *list)
+      for (auto& c : *list) {
         for (const auto& var : env) ctx.setEnv(c, var);
+        moveToEnd(c.env, env);
+      }
   }
 
   jobhost::Volume volume;

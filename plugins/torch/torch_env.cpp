@@ -52,9 +52,10 @@ int64_t gpuCount(const jobhost::ResourceList& list) {
   return n;
 }
 
-// CPU of one container: its request, or its limit when the request is missing or zero.
+// CPU request of one container as Kubernetes defaults it: the request when one is given (even 0),
+// else the limit (a missing request defaults to the limit), else none.
 const jobhost::Quantity* cpuOf(const jobhost::ResourceRequirements& r) {
-  if (auto it = r.requests.find("cpu"); it != r.requests.end() && !it->second.isZero()) return &it->second;
+  if (auto it = r.requests.find("cpu"); it != r.requests.end()) return &it->second;
   if (auto it = r.limits.find("cpu"); it != r.limits.end()) return &it->second;
   return nullptr;
 }

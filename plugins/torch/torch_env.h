@@ -25,7 +25,8 @@ jobhost::Status rankOf(const TorchOptions& options, const std::string& taskKey,
                        const std::string& podIndex, std::optional<int64_t>& rank);
 
 /// PET_NPROC_PER_NODE for a pod with `containers`: the flag value; "auto" becomes
-/// max(1, ceil(CPU)) when the pod requests no GPU (CPU: requests, else limits, summed).
+/// max(1, ceil(CPU)) when the pod requests no GPU (CPU: each container's request, or its limit
+/// when it gives no request, summed).
 std::string nprocPerNode(const TorchOptions& options, const std::vector<jobhost::Container>& containers);
 
 /// In order: MASTER_ADDR, MASTER_PORT, WORLD_SIZE, [RANK], PET_NNODES, PET_NPROC_PER_NODE,

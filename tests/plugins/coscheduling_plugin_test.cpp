@@ -80,5 +80,41 @@ TEST_F(CoschedulingPluginTest, BadValuesAreAdmissionErrorsNamingPluginAndFlag) {
   EXPECT_TRUE(validate({"--scheduleTimeoutSeconds=0"}).errors.empty());
 }
 
+// End to end through the production loader and the sim cluster: every pod of a multi-task job
+// (dashed names, a template hostname, a zero-replica task) carries the pod-group label, the job's
+// PodGroup carries the default timeout, and aborting the job removes the marker.
+TEST(CoschedulingPluginJob, EveryPodIsLabelledAndThePodGroupGetsTheDefaultTimeout) {
+  Harness h({shipped("coscheduling")});
+  ASSERT_TRUE(h.ok()) << h.loadError();
+  ASSERT_TRUE(h.submit(R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: demo, namespace: team-a}
+spec:
+  plugins: {coscheduling: []}
+  tasks:
+    - name: ps-main
+      replicas: 2
+      template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox}]}}
+    - name: fixed
+      replicas: 1
+      template: {spec: {hostname: fixed-host, restartPolicy: Never, containers: [{name: main, image: busybox}]}}
+    - name: idle
+      replicas: 0
+      template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox}]}}
+)"));
+  ASSERT_TRUE(h.podGroup());
+  EXPECT_EQ(h.podGroup()->spec.scheduleTimeoutSeconds, std::optional<int32_t>(60));
+  EXPECT_EQ(h.podNames(), (std::vector<std::string>{"demo-fixed-0", "demo-ps-main-0", "demo-ps-main-1"}));
+  for (const auto& name : h.podNames())
+    EXPECT_EQ(h.pod(name).label("scheduling.x-k8s.io/pod-group"), "demo") << name;
+  EXPECT_EQ(h.job().status.controlledResources.at("plugin-coscheduling"), "coscheduling");
+
+  h.command("AbortJob");
+  h.advance(1000);
+  EXPECT_EQ(h.phase(), JobPhase::Aborted);
+  EXPECT_EQ(h.job().status.controlledResources.count("plugin-coscheduling"), 0u);
+}
+
 }  // namespace
 }  // namespace jobhost::testing

@@ -52,6 +52,34 @@ TEST_F(EnvPluginTest, PodCreateTwiceGivesTheSamePod) {
   EXPECT_TRUE(ctx.ledger.conflicts().empty());
 }
 
+// Volcano appends VK_TASK_INDEX then VC_TASK_INDEX: they end the env in that order even when the
+// template already set one of them (upserting in place would leave it before USER_VAR).
+TEST_F(EnvPluginTest, InjectedIndexEndsTheEnvInVolcanosOrderEvenWhenTheTemplateSetsIt) {
+  job_.spec.tasks[0].template_.spec.containers[0].env = {EnvVar::literal("VC_TASK_INDEX", "stale"),
+                                                         EnvVar::literal("USER_VAR", "x")};
+  job_.spec.tasks[0].template_.spec.initContainers = {
+      container("init", {EnvVar::literal("VK_TASK_INDEX", "stale"), EnvVar::literal("VC_TASK_INDEX", "stale"),
+                         EnvVar::literal("INIT_VAR", "y")})};
+  Pod p = pod(job_, "data-loader", 2);
+  FakeJobContext ctx(job_, info_, client_, {});
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  EXPECT_EQ(envList(p.spec.containers[0]), (Strings{"USER_VAR=x", "VK_TASK_INDEX=2", "VC_TASK_INDEX=2"}));
+  EXPECT_EQ(envList(p.spec.initContainers[0]), (Strings{"INIT_VAR=y", "VK_TASK_INDEX=2", "VC_TASK_INDEX=2"}));
+  const Pod once = p;
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  EXPECT_EQ(p, once);
+}
+
+TEST_F(EnvPluginTest, TemplateHostnameDoesNotChangeTheIndex) {
+  job_.spec.tasks[0].template_.spec.hostname = "loader";
+  job_.spec.tasks[0].template_.spec.subdomain = "net";
+  Pod p = pod(job_, "data-loader", 1);
+  FakeJobContext ctx(job_, info_, client_, {});
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  EXPECT_EQ(envList(p.spec.containers[1]), (Strings{"VK_TASK_INDEX=1", "VC_TASK_INDEX=1"}));
+  EXPECT_EQ(p.spec.hostname, "loader");  // env leaves pod identity to svc
+}
+
 TEST_F(EnvPluginTest, IndexIsTheLastDashSeparatedPartOfThePodName) {
   Pod p = pod(job_, "data-loader", 11);
   FakeJobContext ctx(job_, info_, client_, {});
@@ -81,6 +109,46 @@ TEST_F(EnvPluginTest, AnyFlagIsAnAdmissionErrorNamingPluginAndFlag) {
   ValidationResult clean;
   ASSERT_TRUE(plugin_->validation()->validate(job_, nullptr, {}, clean));
   EXPECT_TRUE(clean.errors.empty());
+}
+
+// End to end through the production loader and the sim cluster: a multi-task job with dashed task
+// names, a template hostname and a zero-replica task; aborting it runs OnJobDelete.
+TEST(EnvPluginJob, EveryPodOfEveryTaskGetsItsIndexAndAbortClearsTheMarker) {
+  Harness h({shipped("env")});
+  ASSERT_TRUE(h.ok()) << h.loadError();
+  ASSERT_TRUE(h.submit(R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: demo, namespace: team-a}
+spec:
+  plugins: {env: []}
+  tasks:
+    - name: data-loader
+      replicas: 2
+      template:
+        spec:
+          restartPolicy: Never
+          initContainers: [{name: init, image: busybox}]
+          containers: [{name: main, image: busybox, env: [{name: USER_VAR, value: x}]}]
+    - name: fixed
+      replicas: 1
+      template: {spec: {hostname: fixed-host, restartPolicy: Never, containers: [{name: main, image: busybox}]}}
+    - name: idle
+      replicas: 0
+      template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox}]}}
+)"));
+  EXPECT_EQ(h.podNames(), (Strings{"demo-data-loader-0", "demo-data-loader-1", "demo-fixed-0"}));
+  const PodView loader = h.pod("demo-data-loader-1");
+  EXPECT_EQ(loader.envList("main"), (Strings{"USER_VAR=x", "VK_TASK_INDEX=1", "VC_TASK_INDEX=1"}));
+  EXPECT_EQ(envList(loader.initContainer("init")), (Strings{"VK_TASK_INDEX=1", "VC_TASK_INDEX=1"}));
+  EXPECT_EQ(h.pod("demo-fixed-0").envList(), (Strings{"VK_TASK_INDEX=0", "VC_TASK_INDEX=0"}));
+  EXPECT_EQ(h.job().status.controlledResources.at("plugin-env"), "env");
+  EXPECT_TRUE(h.resources().empty());
+
+  h.command("AbortJob");
+  h.advance(1000);
+  EXPECT_EQ(h.phase(), JobPhase::Aborted);
+  EXPECT_EQ(h.job().status.controlledResources.count("plugin-env"), 0u);
 }
 
 TEST(EnvPluginLoad, BadConfigDefaultArgsFailTheLoad) {

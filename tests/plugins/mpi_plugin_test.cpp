@@ -169,6 +169,18 @@ TEST_F(MpiPluginTest, JobAddCreatesTheBuiltHostfileOnceAndUpdateFollowsScaling) 
             "demo-worker-0.demo slots=1\ndemo-worker-1.demo slots=1\ndemo-worker-2.demo slots=1\n");
 }
 
+// ComponentBuild ran when the job was admitted; a job scaled since (then restarted: OnJobDelete,
+// OnJobAdd) gets the hostfile of its current workers, like svc's hosts and MPI_HOST.
+TEST_F(MpiPluginTest, JobAddWritesTheHostfileOfTheJobAsItIsNowNotOfAnOlderBuild) {
+  const Components built = build();
+  job_.spec.tasks[1].replicas = 3;
+  FakeJobContext ctx(job_, info_, client_, {}, built);
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  EXPECT_EQ(client_.configMaps.at("demo-mpi-hostfile").data.at("hostfile"),
+            "demo-worker-0.demo slots=1\ndemo-worker-1.demo slots=1\ndemo-worker-2.demo slots=1\n");
+  EXPECT_EQ(client_.configMaps.at("demo-mpi-hostfile").metadata, built.configMaps[0].metadata);
+}
+
 TEST_F(MpiPluginTest, JobDeleteRemovesTheHostfileOnceAndUpdateThenLeavesItAlone) {
   FakeJobContext ctx(job_, info_, client_, {});
   ASSERT_TRUE(hooks().onJobAdd(ctx));
@@ -207,6 +219,67 @@ TEST_F(MpiPluginTest, BadFlagsAreAdmissionErrorsNamingPluginAndFlag) {
   ASSERT_EQ(port.errors.size(), 1u);
   EXPECT_EQ(port.errors[0].message, "plugin mpi: invalid value \"ssh\" for flag -port: parse error");
   EXPECT_TRUE(validate({"--master=master", "--worker", "worker", "--port=22", "--slots", "8"}).errors.empty());
+}
+
+// End to end through the production loader and the sim cluster, with the svc and ssh plugins that
+// mutation adds: a multi-task job with dashed task names and a zero-replica task, the hostfile, the
+// launcher's env and mounts, the workers' port, and the cleanup when the job is aborted.
+TEST(MpiPluginJob, LauncherWorkersHostfileAndCleanupOnAbort) {
+  Harness h({shipped("svc"), shipped("ssh"), shipped("mpi")});
+  ASSERT_TRUE(h.ok()) << h.loadError();
+  ASSERT_TRUE(h.submit(R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: demo, namespace: team-a}
+spec:
+  plugins: {mpi: ["--master=mpi-launcher", "--worker", "mpi-node", "-port=2222", "--slots=4"]}
+  tasks:
+    - name: mpi-launcher
+      replicas: 1
+      template:
+        spec:
+          restartPolicy: Never
+          initContainers: [{name: init, image: busybox}]
+          containers: [{name: main, image: busybox}]
+    - name: mpi-node
+      replicas: 2
+      template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox}]}}
+    - name: idle
+      replicas: 0
+      template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox}]}}
+)"));
+  EXPECT_EQ(h.job().spec.plugins.count("svc"), 1u);
+  EXPECT_EQ(h.job().spec.plugins.count("ssh"), 1u);
+  EXPECT_EQ(h.configMap("demo-mpi-hostfile").data,
+            (std::map<std::string, std::string>{
+                {"hostfile", "demo-mpi-node-0.demo slots=4\ndemo-mpi-node-1.demo slots=4\n"}}));
+
+  EXPECT_EQ(h.podNames(), (Strings{"demo-mpi-launcher-0", "demo-mpi-node-0", "demo-mpi-node-1"}));
+  const PodView launcher = h.pod("demo-mpi-launcher-0");
+  const Strings want = masterEnv("demo-mpi-node-0.demo,demo-mpi-node-1.demo", "4");
+  for (const Container* c : {&launcher.container("main"), &launcher.initContainer("init")}) {
+    const Strings env = envList(*c);
+    ASSERT_GE(env.size(), want.size()) << c->name;
+    EXPECT_EQ(Strings(env.end() - static_cast<long>(want.size()), env.end()), want) << c->name;
+    EXPECT_EQ(c->ports, (std::vector<ContainerPort>{{"mpijob-port", 2222, "", 0, ""}})) << c->name;
+  }
+  ASSERT_NE(launcher.mount("/etc/mpi"), nullptr);
+  EXPECT_EQ(launcher.mount("/etc/mpi")->name, "mpi-hostfile");
+  ASSERT_NE(launcher.volume("mpi-hostfile"), nullptr);
+  EXPECT_EQ(launcher.volume("mpi-hostfile")->configMap->name, "demo-mpi-hostfile");
+  const PodView node = h.pod("demo-mpi-node-1");
+  EXPECT_EQ(node.env("MPI_HOST"), std::nullopt);
+  EXPECT_EQ(node.env("OMPI_MCA_orte_default_hostfile"), std::nullopt);
+  EXPECT_EQ(node.mount("/etc/mpi"), nullptr);
+  EXPECT_EQ(node.ports(), (std::vector<ContainerPort>{{"mpijob-port", 2222, "", 0, ""}}));
+  EXPECT_EQ(h.job().status.controlledResources.at("plugin-mpi"), "mpi");
+
+  h.command("AbortJob");
+  h.advance(1000);
+  EXPECT_EQ(h.phase(), JobPhase::Aborted);
+  EXPECT_TRUE(h.resources().empty());
+  for (const char* marker : {"plugin-mpi", "plugin-ssh", "plugin-svc"})
+    EXPECT_EQ(h.job().status.controlledResources.count(marker), 0u) << marker;
 }
 
 }  // namespace

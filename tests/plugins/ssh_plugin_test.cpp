@@ -200,6 +200,25 @@ TEST_F(SshPluginTest, JobAddWithoutBuildOutputGeneratesTheSecret) {
   expectMatchingRsaKeyPair(s.data.at("id_rsa"), s.data.at("authorized_keys"));
 }
 
+// Volcano's OnJobAdd writes `config` from the job it is given. ComponentBuild ran when the job was
+// admitted; a job scaled since (then restarted: OnJobDelete, OnJobAdd) must list its new hosts.
+// The keys stay the built ones, so render and run agree on them.
+TEST_F(SshPluginTest, JobAddWritesTheConfigOfTheJobAsItIsNowWithTheBuiltKeys) {
+  const Secret built = buildSecret({});
+  Components components;
+  components.secrets.push_back(built);
+  job_.spec.tasks[0].replicas = 1;
+  FakeJobContext ctx(job_, info_, client_, {}, components);
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  const Secret& s = client_.secrets.at("demo-ssh");
+  EXPECT_EQ(s.data.at("config"),
+            "StrictHostKeyChecking no\nUserKnownHostsFile /dev/null\n"
+            "Host demo-ps-main-0\n  HostName demo-ps-main-0.demo\n  Port 22\n"
+            "Host fixed-host\n  HostName fixed-host.custom\n  Port 22\n");
+  for (const char* key : {"id_rsa", "id_rsa.pub", "authorized_keys"}) EXPECT_EQ(s.data.at(key), built.data.at(key)) << key;
+  EXPECT_EQ(s.metadata, built.metadata);
+}
+
 TEST_F(SshPluginTest, ExistingSecretIsUpdatedOnlyWhenConfigDiffers) {
   Secret existing = buildSecret({});
   client_.secrets["demo-ssh"] = existing;
@@ -245,6 +264,62 @@ TEST_F(SshPluginTest, BadFlagsAreAdmissionErrorsNamingPluginAndFlag) {
   ASSERT_TRUE(plugin_->validation()->validate(
       job_, nullptr, {"--ssh-key-file-path", "/home/u/.ssh", "-ssh-port=99999"}, good));
   EXPECT_TRUE(good.errors.empty());
+}
+
+// End to end through the production loader and the sim cluster: the Secret of a multi-task job
+// (dashed names, a template hostname, a zero-replica task), every pod's volume and mounts, and the
+// cleanup when the job is aborted.
+TEST(SshPluginJob, SecretAndMountsOfAMultiTaskJobAndCleanupOnAbort) {
+  Harness h({shipped("ssh")});
+  ASSERT_TRUE(h.ok()) << h.loadError();
+  ASSERT_TRUE(h.submit(R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: demo, namespace: team-a}
+spec:
+  plugins: {ssh: ["--ssh-port", "2022", "--ssh-key-file-path=/home/mpi/.ssh"]}
+  tasks:
+    - name: ps-main
+      replicas: 2
+      template:
+        spec:
+          restartPolicy: Never
+          initContainers: [{name: init, image: busybox}]
+          containers: [{name: main, image: busybox}]
+    - name: fixed
+      replicas: 2
+      template:
+        spec: {hostname: fixed-host, subdomain: custom, restartPolicy: Never, containers: [{name: main, image: busybox}]}
+    - name: idle
+      replicas: 0
+      template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox}]}}
+)"));
+  const Secret s = h.secret("demo-ssh");
+  EXPECT_EQ(s.data.at("config"), "StrictHostKeyChecking no\nUserKnownHostsFile /dev/null\n"
+                                 "Host demo-ps-main-0\n  HostName demo-ps-main-0.demo\n  Port 2022\n"
+                                 "Host demo-ps-main-1\n  HostName demo-ps-main-1.demo\n  Port 2022\n"
+                                 "Host fixed-host\n  HostName fixed-host.custom\n  Port 2022\n");
+  expectMatchingRsaKeyPair(s.data.at("id_rsa"), s.data.at("id_rsa.pub"));
+  EXPECT_EQ(s.data.at("authorized_keys"), s.data.at("id_rsa.pub"));
+
+  EXPECT_EQ(h.podNames(), (Strings{"demo-fixed-0", "demo-fixed-1", "demo-ps-main-0", "demo-ps-main-1"}));
+  for (const auto& name : h.podNames()) {
+    const PodView p = h.pod(name);
+    ASSERT_NE(p.volume("demo-ssh"), nullptr) << name;
+    EXPECT_EQ(p.volume("demo-ssh")->secret->defaultMode, std::optional<int32_t>(0644)) << name;
+    ASSERT_NE(p.mount("/home/mpi/.ssh"), nullptr) << name;
+    EXPECT_EQ(p.mount("/home/mpi/.ssh")->subPath, ".ssh") << name;
+  }
+  const auto& initMounts = h.pod("demo-ps-main-0").initContainer("init").volumeMounts;
+  ASSERT_EQ(initMounts.size(), 1u);
+  EXPECT_EQ(initMounts[0].mountPath, "/home/mpi/.ssh");
+  EXPECT_EQ(h.job().status.controlledResources.at("plugin-ssh"), "ssh");
+
+  h.command("AbortJob");
+  h.advance(1000);
+  EXPECT_EQ(h.phase(), JobPhase::Aborted);
+  EXPECT_TRUE(h.resources().empty());
+  EXPECT_EQ(h.job().status.controlledResources.count("plugin-ssh"), 0u);
 }
 
 }  // namespace

@@ -148,6 +148,22 @@ TEST_F(SvcPluginTest, PodGetsHostnameHostsEnvAndConfigMapMount) {
   }
 }
 
+// Volcano appends the hosts env: it ends every container's env in task order even when the
+// template already set one of those names (upserting in place would leave it first).
+TEST_F(SvcPluginTest, InjectedHostsEnvEndsTheEnvInTaskOrderEvenWhenTheTemplateSetsIt) {
+  job_.spec.tasks[1].template_.spec.containers[0].env = {EnvVar::literal("VC_WORKER_NUM", "stale"),
+                                                         EnvVar::literal("USER_VAR", "x")};
+  Pod p = pod(job_, "worker", 2);
+  FakeJobContext ctx(job_, info_, client_, {});
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  Strings want = {"USER_VAR=x"};
+  want.insert(want.end(), kHostsEnv.begin(), kHostsEnv.end());
+  EXPECT_EQ(envList(p.spec.containers[0]), want);
+  const Pod once = p;
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  EXPECT_EQ(p, once);
+}
+
 TEST_F(SvcPluginTest, TemplateHostnameAndSubdomainAreKept) {
   Pod p = pod(job_, "fixed", 1);
   FakeJobContext ctx(job_, info_, client_, {});
@@ -193,6 +209,21 @@ TEST_F(SvcPluginTest, JobAddWithoutBuildOutputCreatesTheSameObjects) {
   ASSERT_TRUE(hooks().onJobAdd(ctx));
   EXPECT_EQ(client_.calls, (Strings{"apply ConfigMap demo-svc", "apply Service demo"}));
   EXPECT_EQ(client_.configMaps.at("demo-svc").data, kHosts);
+}
+
+// Volcano's OnJobAdd generates the hosts from the job it is given. ComponentBuild ran when the job
+// was admitted; a job scaled since (then restarted: OnJobDelete, OnJobAdd) must get its new hosts.
+TEST_F(SvcPluginTest, JobAddWritesTheHostsOfTheJobAsItIsNowNotOfAnOlderBuild) {
+  const Components built = build({});
+  job_.spec.tasks[1].replicas = 1;
+  FakeJobContext ctx(job_, info_, client_, {}, built);
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  const Data& data = client_.configMaps.at("demo-svc").data;
+  EXPECT_EQ(data.at("worker.host"), "demo-worker-0.demo");
+  EXPECT_EQ(data.at("VC_WORKER_HOSTS"), "demo-worker-0.demo");
+  EXPECT_EQ(data.at("VC_WORKER_NUM"), "1");
+  EXPECT_EQ(client_.services.at("demo"), built.services[0]);
+  EXPECT_EQ(client_.networkPolicies.at("demo"), built.networkPolicies[0]);
 }
 
 TEST_F(SvcPluginTest, JobAddLeavesExistingServiceAndUnchangedConfigMap) {
@@ -241,6 +272,21 @@ TEST_F(SvcPluginTest, JobDeleteWithNetworkPolicyDisabledKeepsItsHandsOffPolicies
   EXPECT_EQ(client_.calls, (Strings{"remove ConfigMap demo-svc", "remove Service demo"}));
 }
 
+// Go `flag`: a bool is turned off only by `--x=false`. In `--inject-hosts-env false` the flag is
+// set (true) and "false" is the first non-flag argument, which ends parsing: the flags after it are
+// not applied, and none of this is an error.
+TEST_F(SvcPluginTest, BoolFlagFollowedByAWordStaysOnAndEndsTheFlags) {
+  const PluginArgs args = {"--inject-hosts-env", "false", "--disable-network-policy"};
+  EXPECT_EQ(build(args).networkPolicies.size(), 1u);
+  Pod p = pod(job_, "worker", 0);
+  FakeJobContext ctx(job_, info_, client_, args);
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  EXPECT_EQ(envList(p.spec.containers[0]), kHostsEnv);
+  ValidationResult out;
+  ASSERT_TRUE(plugin_->validation()->validate(job_, nullptr, args, out));
+  EXPECT_TRUE(out.errors.empty());
+}
+
 TEST_F(SvcPluginTest, BadFlagsAreAdmissionErrorsNamingPluginAndFlag) {
   auto* validation = plugin_->validation();
   ValidationResult bad;
@@ -260,6 +306,75 @@ TEST_F(SvcPluginTest, BadFlagsAreAdmissionErrorsNamingPluginAndFlag) {
       job_, nullptr, {"--publish-not-ready-addresses", "-disable-network-policy=true", "--inject-hosts-env=false"},
       good));
   EXPECT_TRUE(good.errors.empty());
+}
+
+// End to end through the production loader and the sim cluster: the objects, every pod of a
+// multi-task job (dashed names, a template hostname and subdomain, a zero-replica task), and the
+// cleanup when the job is aborted.
+TEST(SvcPluginJob, ObjectsAndPodsOfAMultiTaskJobAndCleanupOnAbort) {
+  Harness h({shipped("svc")});
+  ASSERT_TRUE(h.ok()) << h.loadError();
+  ASSERT_TRUE(h.submit(R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: demo, namespace: team-a}
+spec:
+  plugins: {svc: ["--publish-not-ready-addresses"]}
+  tasks:
+    - name: ps-main
+      replicas: 2
+      template:
+        spec:
+          restartPolicy: Never
+          initContainers: [{name: init, image: busybox}]
+          containers: [{name: main, image: busybox}]
+    - name: fixed
+      replicas: 2
+      template:
+        spec: {hostname: fixed-host, subdomain: custom, restartPolicy: Never, containers: [{name: main, image: busybox}]}
+    - name: idle
+      replicas: 0
+      template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox}]}}
+)"));
+  EXPECT_EQ(h.configMap("demo-svc").data,
+            (Data{{"ps_main.host", "demo-ps-main-0.demo\ndemo-ps-main-1.demo"},
+                  {"VC_PS_MAIN_HOSTS", "demo-ps-main-0.demo,demo-ps-main-1.demo"},
+                  {"VC_PS_MAIN_NUM", "2"},
+                  {"fixed.host", "fixed-host.custom"},
+                  {"VC_FIXED_HOSTS", "fixed-host.custom"},
+                  {"VC_FIXED_NUM", "1"},
+                  {"idle.host", ""},
+                  {"VC_IDLE_HOSTS", ""},
+                  {"VC_IDLE_NUM", "0"}}));
+  EXPECT_TRUE(h.service("demo").spec.publishNotReadyAddresses);
+  EXPECT_EQ(h.service("demo").spec.clusterIP, "None");
+  EXPECT_EQ(h.networkPolicy("demo").spec.policyTypes, Strings{"Ingress"});
+
+  const Strings env = {"VC_PS_MAIN_HOSTS<-configMap:demo-svc/VC_PS_MAIN_HOSTS",
+                       "VC_PS_MAIN_NUM<-configMap:demo-svc/VC_PS_MAIN_NUM",
+                       "VC_FIXED_HOSTS<-configMap:demo-svc/VC_FIXED_HOSTS",
+                       "VC_FIXED_NUM<-configMap:demo-svc/VC_FIXED_NUM",
+                       "VC_IDLE_HOSTS<-configMap:demo-svc/VC_IDLE_HOSTS",
+                       "VC_IDLE_NUM<-configMap:demo-svc/VC_IDLE_NUM"};
+  EXPECT_EQ(h.podNames(), (Strings{"demo-fixed-0", "demo-fixed-1", "demo-ps-main-0", "demo-ps-main-1"}));
+  const PodView ps = h.pod("demo-ps-main-1");
+  EXPECT_EQ(ps.pod().spec.hostname, "demo-ps-main-1");
+  EXPECT_EQ(ps.pod().spec.subdomain, "demo");
+  EXPECT_EQ(ps.envList(), env);
+  EXPECT_EQ(envList(ps.initContainer("init")), env);
+  ASSERT_NE(ps.mount("/etc/volcano"), nullptr);
+  EXPECT_EQ(ps.mount("/etc/volcano")->name, "demo-svc");
+  const PodView fixed = h.pod("demo-fixed-1");
+  EXPECT_EQ(fixed.pod().spec.hostname, "fixed-host");
+  EXPECT_EQ(fixed.pod().spec.subdomain, "custom");
+  EXPECT_EQ(fixed.envList(), env);
+  EXPECT_EQ(h.job().status.controlledResources.at("plugin-svc"), "svc");
+
+  h.command("AbortJob");
+  h.advance(1000);
+  EXPECT_EQ(h.phase(), JobPhase::Aborted);
+  EXPECT_TRUE(h.resources().empty());
+  EXPECT_EQ(h.job().status.controlledResources.count("plugin-svc"), 0u);
 }
 
 }  // namespace

@@ -133,6 +133,17 @@ TEST_F(TorchPluginTest, AutoNprocStaysAutoWhenAGpuIsRequested) {
   EXPECT_EQ(envList(created("master", 0).spec.containers[0]), expectedEnv("23456", "auto", "0"));
 }
 
+// "max(1, ceil(CPU request))": a container's CPU request as Kubernetes defaults it, so the limit
+// stands in only for a missing request; an explicit request of 0 stays 0.
+TEST_F(TorchPluginTest, AutoNprocUsesTheCpuRequestAndTheLimitOnlyWhenNoRequestIsGiven) {
+  job_.spec.tasks[0].template_.spec.containers = {withCpu("main", "0", "4"), withCpu("sidecar", "1500m", "8")};
+  EXPECT_EQ(created("master", 0).spec.containers[0].env[5].value, "2");  // ceil(0 + 1.5)
+  job_.spec.tasks[0].template_.spec.containers = {withCpu("main", "0", "4")};
+  EXPECT_EQ(envList(created("master", 0).spec.containers[0]), expectedEnv("23456", "1", "0"));
+  job_.spec.tasks[0].template_.spec.containers = {withCpu("main", nullptr, "2100m")};
+  EXPECT_EQ(envList(created("master", 0).spec.containers[0]), expectedEnv("23456", "3", "0"));
+}
+
 TEST_F(TorchPluginTest, TaskNamesWithDashesAndATemplateHostname) {
   job_ = job("demo", {task("trainer-main", 1), task("trainer-worker", 2)}, {{"pytorch", {}}});
   job_.spec.tasks[0].template_.spec.hostname = "head";
@@ -249,6 +260,65 @@ TEST_F(TorchPluginTest, BadFlagsAreAdmissionErrorsUnderTheNameTheJobUses) {
   EXPECT_TRUE(validate({"--master", "m", "-worker=w", "--port", "1", "--wait-master-enabled=false",
                         "--wait-master-timeout=5", "--wait-master-image=x", "--nproc-per-node=auto"})
                   .errors.empty());
+}
+
+// End to end through the production loader (configured as Volcano's `pytorch` alias) and the sim
+// cluster, with the svc plugin that mutation adds: a master whose template sets a hostname, dashed
+// and zero-replica tasks, the worker init container, and the marker removed when the job is aborted.
+TEST(TorchPluginJob, VolcanoPytorchJobGetsItsEnvPortsAndInitContainer) {
+  PluginSource torch = shipped("torch");
+  torch.aliases = {"pytorch"};
+  Harness h({shipped("svc"), torch});
+  ASSERT_TRUE(h.ok()) << h.loadError();
+  ASSERT_TRUE(h.submit(R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: demo, namespace: team-a}
+spec:
+  plugins: {pytorch: ["--master=main-node", "--worker=worker-node", "--wait-master-enabled"]}
+  tasks:
+    - name: main-node
+      replicas: 1
+      template:
+        spec:
+          hostname: head
+          restartPolicy: Never
+          containers: [{name: main, image: busybox, resources: {requests: {cpu: 1500m}}}]
+    - name: worker-node
+      replicas: 2
+      template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox}]}}
+    - name: eval
+      replicas: 0
+      template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox}]}}
+)"));
+  EXPECT_EQ(h.job().spec.plugins.count("svc"), 1u);
+  EXPECT_EQ(h.podNames(), (Strings{"demo-main-node-0", "demo-worker-node-0", "demo-worker-node-1"}));
+  auto tail = [](const Strings& env, size_t n) { return Strings(env.end() - static_cast<long>(n), env.end()); };
+  const Strings master = h.pod("demo-main-node-0").envList();
+  ASSERT_GE(master.size(), 9u);
+  EXPECT_EQ(tail(master, 9), (Strings{"MASTER_ADDR=head.demo", "MASTER_PORT=23456", "WORLD_SIZE=3", "RANK=0",
+                                      "PET_NNODES=3", "PET_NPROC_PER_NODE=2", "PET_NODE_RANK=0",
+                                      "PET_MASTER_ADDR=head.demo", "PET_MASTER_PORT=23456"}));
+  EXPECT_EQ(h.pod("demo-main-node-0").pod().spec.hostname, "head");
+  EXPECT_TRUE(h.pod("demo-main-node-0").pod().spec.initContainers.empty());
+  const PodView worker = h.pod("demo-worker-node-1");
+  ASSERT_GE(worker.envList().size(), 9u);
+  EXPECT_EQ(tail(worker.envList(), 9), (Strings{"MASTER_ADDR=head.demo", "MASTER_PORT=23456", "WORLD_SIZE=3",
+                                                "RANK=2", "PET_NNODES=3", "PET_NPROC_PER_NODE=1",
+                                                "PET_NODE_RANK=2", "PET_MASTER_ADDR=head.demo",
+                                                "PET_MASTER_PORT=23456"}));
+  EXPECT_EQ(worker.ports(), (std::vector<ContainerPort>{{"pytorchjob-port", 23456, "", 0, ""}}));
+  const Container& wait = worker.initContainer("wait-for-master");
+  EXPECT_EQ(wait.image, "busybox:1.36.1");
+  ASSERT_EQ(wait.command.size(), 3u);
+  EXPECT_EQ(wait.command[2].rfind("echo \"Waiting for master node head.demo:23456 to be ready...\"\nTIMEOUT=300\n", 0),
+            0u);
+  EXPECT_EQ(h.job().status.controlledResources.at("plugin-pytorch"), "pytorch");
+
+  h.command("AbortJob");
+  h.advance(1000);
+  EXPECT_EQ(h.phase(), JobPhase::Aborted);
+  EXPECT_EQ(h.job().status.controlledResources.count("plugin-pytorch"), 0u);
 }
 
 TEST(TorchPluginLoad, BadConfigDefaultArgsFailTheLoad) {
