@@ -8,6 +8,7 @@ packages=(
   clang-14 libclang-rt-14-dev            # second compiler, sanitizers and libFuzzer
   libboost1.81-dev                       # Boost.DLL, Asio, Process (headers)
   rapidjson-dev libspdlog-dev libyaml-cpp-dev libssl-dev
+  libmimalloc-dev                        # the executables' allocator (CMakeLists.txt: jobhost::allocator)
   libgtest-dev libgmock-dev libbenchmark-dev
   bubblewrap                             # private mount namespace for local pods
   openmpi-bin libopenmpi-dev openssh-server openssh-client  # the MPI example job

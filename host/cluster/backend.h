@@ -78,9 +78,9 @@ class ClusterBackend {
 
   virtual void setListener(ClusterListener* listener) = 0;
 
-  /// Creates a pod (name unique per namespace; AlreadyExists otherwise). Returns its state
-  /// (UID assigned, phase Pending).
-  virtual ClusterStatus createPod(const Pod& pod, PodState* created) = 0;
+  /// Creates a pod (name unique per namespace; AlreadyExists otherwise), taking it over. Returns
+  /// its state (UID assigned, phase Pending).
+  virtual ClusterStatus createPod(Pod pod, PodState* created) = 0;
   /// Deletes a pod (NotFound when absent).
   virtual ClusterStatus deletePod(const std::string& ns, const std::string& name) = 0;
   /// Adds or replaces one annotation of a pod (the controller's out-of-sync JSON patch).

@@ -51,14 +51,9 @@ std::optional<PodFacts> factsOf(const Pod& pod) {
   return facts;
 }
 
-PodRecord recordOf(const PodState& state, const PodFacts& facts) {
+/// The record's progress fields: phase, flags, restarts (no identity strings).
+PodRecord progressOf(const PodState& state, const PodFacts& facts) {
   PodRecord r;
-  r.uid = state.uid();
-  r.task = *facts.task;
-  if (facts.partition) {
-    r.partition = *facts.partition;
-    r.hasPartition = true;
-  }
   r.phase = state.status.phase;
   r.terminating = state.deletionTimestamp.has_value();
   r.outOfSync = facts.outOfSync;
@@ -68,6 +63,22 @@ PodRecord recordOf(const PodState& state, const PodFacts& facts) {
   }
   for (const auto& c : state.status.initContainerStatuses) r.restarts += c.restartCount;
   return r;
+}
+
+PodRecord recordOf(const PodState& state, const PodFacts& facts) {
+  PodRecord r = progressOf(state, facts);
+  r.uid = state.uid();
+  r.task = *facts.task;
+  if (facts.partition) {
+    r.partition = *facts.partition;
+    r.hasPartition = true;
+  }
+  return r;
+}
+
+bool sameIdentity(const PodRecord& cached, const PodState& state, const PodFacts& facts) {
+  return cached.uid == state.uid() && cached.task == *facts.task && cached.hasPartition == (facts.partition != nullptr) &&
+         (!facts.partition || cached.partition == *facts.partition);
 }
 
 Request podRequest(const PodState& state, const PodFacts& facts, std::string_view event) {
@@ -108,7 +119,7 @@ void Controller::onClusterEvents(std::span<const ClusterEvent> events) {
       if (req) requests.push_back(std::move(*req));
     }
   }
-  for (const auto& req : requests) pool_.add(req);
+  pool_.addAll(std::move(requests));
 }
 
 std::optional<Request> Controller::podAdded(const PodState& pod) {
@@ -127,7 +138,13 @@ std::optional<Request> Controller::podUpdated(const ClusterEvent& ev) {
   if (!facts) return std::nullopt;
   if (pod.deletionTimestamp) return podDeleted(pod);
   auto entry = cache_.find(jobKeyOf(pod.namespace_(), *facts->jobName));
-  if (entry) entry->updatePod(pod.name(), recordOf(pod, *facts));
+  if (entry) {
+    const PodRecord* cached = entry->findPod(pod.name());
+    if (cached && sameIdentity(*cached, pod, *facts))
+      entry->updatePodProgress(pod.name(), progressOf(pod, *facts));
+    else
+      entry->updatePod(pod.name(), recordOf(pod, *facts));
+  }
 
   std::string_view event = events::OutOfSync;
   int32_t exitCode = 0;

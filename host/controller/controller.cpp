@@ -60,7 +60,7 @@ Status Controller::submitJob(Job job) {
   req.namespace_ = key.substr(0, key.find('/'));
   req.jobName = key.substr(key.find('/') + 1);
   req.event = std::string(events::OutOfSync);
-  pool_.add(req);
+  pool_.add(std::move(req));
   return Status::ok();
 }
 
@@ -93,7 +93,7 @@ Status Controller::updateJob(const Job& job) {
   req.namespace_ = job.metadata.namespace_;
   req.jobName = job.metadata.name;
   req.event = std::string(events::OutOfSync);
-  pool_.add(req);
+  pool_.add(std::move(req));
   return Status::ok();
 }
 
@@ -135,7 +135,7 @@ Status Controller::issueCommand(const Command& command) {
       if (auto entry = cache_.find(req.jobKey()))
         if (const PodRecord* pod = entry->findPod(req.podName)) req.taskName = pod->task;
     }
-    pool_.add(req);
+    pool_.add(std::move(req));
   });
   return Status::ok();
 }
@@ -210,7 +210,9 @@ void Controller::handleError(JobEntry& entry, JobPhase startPhase, const Request
   terminate.action = std::string(actions::TerminateJob);
   if (Status st = executeStateAction(actions_, entry, startPhase, terminate); !st)
     log::get("controller")->error("failed to terminate job {}: {}", entry.key(), st.message());
-  pool_.forget(req);
+  // The request is dropped without queue.Forget (Volcano's handleJobError): its requeue count
+  // stays at the limit until the identical request succeeds, so its next failure terminates
+  // again at once instead of being retried maxRequeue more times.
 }
 
 TimerHandle Controller::armDelayed(const std::shared_ptr<DelayedActions::Entry>& entry) {

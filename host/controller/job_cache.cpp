@@ -129,6 +129,20 @@ bool JobEntry::updatePod(const std::string& name, PodRecord record) {
   return true;
 }
 
+bool JobEntry::updatePodProgress(const std::string& name, const PodRecord& progress) {
+  auto it = pods_.find(name);
+  if (it == pods_.end()) return false;
+  PodRecord& r = it->second;
+  account(it->first, r, -1);
+  r.phase = progress.phase;
+  r.terminating = progress.terminating;
+  r.outOfSync = progress.outOfSync;
+  r.allReady = progress.allReady;
+  r.restarts = progress.restarts;
+  account(it->first, r, +1);
+  return true;
+}
+
 bool JobEntry::removePod(const std::string& name) {
   auto it = pods_.find(name);
   if (it == pods_.end()) return false;
@@ -156,7 +170,7 @@ bool JobEntry::taskFailed(const std::string& task) const {
   auto key = keyCounts_.find(task);
   if (key == keyCounts_.end() || key->second.pods == 0) return false;
   const TaskSpec* spec = job->findTask(task);
-  if (!spec) return false;
+  if (!spec || spec->replicas == 0) return false;  // cache.go: a task without replicas never fails
   int32_t maxRetry = spec->maxRetry;
   if (maxRetry == -1) return false;
   if (maxRetry == 0) maxRetry = 3;

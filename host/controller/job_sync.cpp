@@ -216,7 +216,7 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
   std::string creationMessage;
   for (auto& [taskIndex, pod] : toCreate) {
     PodState created;
-    ClusterStatus st = backend_.createPod(pod, &created);
+    ClusterStatus st = backend_.createPod(std::move(pod), &created);
     if (st.code == ClusterErrc::AlreadyExists) continue;
     if (!st.ok()) {
       ++creationErrors;

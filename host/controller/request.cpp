@@ -12,16 +12,11 @@ uint32_t fnv1Hash32(std::string_view text, uint32_t hash) {
 }
 
 size_t RequestHash::operator()(const Request& r) const {
+  // Enough fields to spread requests; equality compares them all.
   std::hash<std::string> h;
-  size_t seed = h(r.jobName);
-  auto mix = [&seed](size_t v) { seed ^= v + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2); };
-  mix(h(r.namespace_));
-  mix(h(r.podName));
-  mix(h(r.event));
-  mix(h(r.action));
-  mix(h(r.podUid));
-  mix(static_cast<size_t>(r.exitCode) * 31u + static_cast<size_t>(r.jobVersion));
-  return seed;
+  size_t seed = h(r.podName.empty() ? r.jobName : r.podName);
+  seed ^= h(r.event) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+  return seed ^ (static_cast<size_t>(static_cast<uint32_t>(r.exitCode)) << 32 | static_cast<uint32_t>(r.jobVersion));
 }
 
 }  // namespace jobhost

@@ -63,24 +63,41 @@ void WorkerPool::scheduleDrain(Worker& w) {
   boost::asio::post(w.io, [this, &w] { drain(w); });
 }
 
-void WorkerPool::add(const Request& req) {
-  Worker& w = workerFor(req);
-  std::lock_guard lock(w.mutex);
-  if (!w.dirty.insert(req).second) return;
+bool WorkerPool::enqueue(Worker& w, Request request) {
+  auto req = std::make_shared<const Queued>(std::move(request));
+  if (!w.dirty.insert(req).second) return false;
   if (rounds_) {
-    std::string key = req.jobKey();
-    if (auto it = w.deferred.find(key); it != w.deferred.end()) {
-      it->second.push_back(req);  // behind the job's waiting requests
-      return;
+    if (auto it = w.deferred.find(req->jobKey); it != w.deferred.end()) {
+      it->second.push_back(std::move(req));  // behind the job's waiting requests
+      return false;
     }
   }
   increment();
-  if (w.processing && *w.processing == req) return;  // re-queued when its processing is done
-  w.queue.push_back(req);
-  scheduleDrain(w);
+  if (w.processing && w.processing->req == req->req) return false;  // re-queued when its processing is done
+  w.queue.push_back(std::move(req));
+  return true;
 }
 
-void WorkerPool::defer(Worker& w, Request req, const std::string& key) {
+void WorkerPool::add(Request request) {
+  Worker& w = workerFor(request);
+  std::lock_guard lock(w.mutex);
+  if (enqueue(w, std::move(request))) scheduleDrain(w);
+}
+
+void WorkerPool::addAll(std::vector<Request> requests) {
+  std::vector<std::vector<Request>> shares(workers_.size());
+  for (auto& req : requests) shares[jobKeyHash(req) % workers_.size()].push_back(std::move(req));
+  for (size_t i = 0; i < shares.size(); ++i) {
+    if (shares[i].empty()) continue;
+    Worker& w = *workers_[i];
+    std::lock_guard lock(w.mutex);
+    bool queued = false;
+    for (auto& req : shares[i]) queued = enqueue(w, std::move(req)) || queued;
+    if (queued) scheduleDrain(w);
+  }
+}
+
+void WorkerPool::defer(Worker& w, RequestPtr req, const std::string& key) {
   auto [it, fresh] = w.deferred.try_emplace(key);
   if (fresh) w.deferredJobs.push_back(key);
   it->second.push_back(std::move(req));
@@ -88,18 +105,17 @@ void WorkerPool::defer(Worker& w, Request req, const std::string& key) {
 
 void WorkerPool::drain(Worker& w) {
   for (int n = 0; n < kDrainBatch; ++n) {
-    Request req;
     {
       std::lock_guard lock(w.mutex);
       if (w.queue.empty()) {
         w.drainScheduled = false;
         return;
       }
-      req = std::move(w.queue.front());
+      RequestPtr req = std::move(w.queue.front());
       w.queue.pop_front();
       if (rounds_) {
-        std::string key = req.jobKey();
-        if (!w.served.insert(key).second) {
+        if (!w.served.insert(req->jobKey).second) {
+          const std::string& key = req->jobKey;
           defer(w, std::move(req), key);  // stays in `dirty`: still queued for dedup
           decrement();
           continue;
@@ -108,17 +124,17 @@ void WorkerPool::drain(Worker& w) {
       w.dirty.erase(req);
       w.processing = std::move(req);
     }
-    processor_(*w.processing);  // only this thread writes `processing`; add() reads it under the lock
+    processor_(w.processing->req);  // only this thread writes `processing`; add() reads it under the lock
     {
       std::lock_guard lock(w.mutex);
-      req = std::move(*w.processing);
+      RequestPtr req = std::move(w.processing);
       w.processing.reset();
-      if (w.dirty.count(req)) {
+      if (auto again = w.dirty.find(req); again != w.dirty.end()) {  // re-added while processing
         if (rounds_) {
-          defer(w, req, req.jobKey());  // this job was served this round
+          defer(w, *again, req->jobKey);  // this job was served this round
           decrement();
         } else {
-          w.queue.push_back(req);
+          w.queue.push_back(*again);
         }
       }
     }
@@ -174,7 +190,7 @@ int WorkerPool::numRequeues(const Request& req) {
 void WorkerPool::forget(const Request& req) {
   Worker& w = workerFor(req);
   std::lock_guard lock(w.mutex);
-  w.failures.erase(req);
+  if (!w.failures.empty()) w.failures.erase(req);
 }
 
 void WorkerPool::post(std::string_view jobKey, std::function<void()> task) {

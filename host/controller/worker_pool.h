@@ -46,7 +46,11 @@ class WorkerPool {
   size_t size() const { return workers_.size(); }
   size_t workerOf(std::string_view jobKey) const { return fnv1Hash32(jobKey) % workers_.size(); }
 
-  void add(const Request& req);
+  /// Queues a request unless an identical one is already queued (client-go's dirty set).
+  void add(Request req);
+  /// add() of a batch: each worker's share is queued under one lock before its drain can start,
+  /// so identical requests of one batch always merge (deterministic sim output).
+  void addAll(std::vector<Request> requests);
   void addRateLimited(const Request& req);
   int numRequeues(const Request& req);
   void forget(const Request& req);
@@ -67,16 +71,29 @@ class WorkerPool {
   bool idle() const { return pending_.load() == 0; }
 
  private:
+  /// A queued request is stored once, immutable and shared by the queue and the dirty set, with
+  /// its job key computed once.
+  struct Queued {
+    Queued(Request r) : req(std::move(r)), jobKey(req.jobKey()) {}
+    Request req;
+    std::string jobKey;
+  };
+  using RequestPtr = std::shared_ptr<const Queued>;
+  struct SameRequest {
+    size_t operator()(const RequestPtr& r) const { return RequestHash{}(r->req); }
+    bool operator()(const RequestPtr& a, const RequestPtr& b) const { return a->req == b->req; }
+  };
+
   struct Worker {
     boost::asio::io_context io;
     std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> guard;
     std::thread thread;
     std::mutex mutex;
-    std::deque<Request> queue;
-    std::unordered_set<Request, RequestHash> dirty;
-    std::optional<Request> processing;
+    std::deque<RequestPtr> queue;
+    std::unordered_set<RequestPtr, SameRequest, SameRequest> dirty;
+    RequestPtr processing;
     // Rounds: requests of jobs already served this round, FIFO per job, and the jobs in order.
-    std::unordered_map<std::string, std::deque<Request>> deferred;
+    std::unordered_map<std::string, std::deque<RequestPtr>> deferred;
     std::deque<std::string> deferredJobs;
     std::unordered_set<std::string> served;  // job keys served this round
     std::unordered_map<Request, int, RequestHash> failures;
@@ -86,7 +103,8 @@ class WorkerPool {
   Worker& workerFor(const Request& req) { return *workers_[jobKeyHash(req) % workers_.size()]; }
   void drain(Worker& w);
   void scheduleDrain(Worker& w);  // w.mutex held
-  void defer(Worker& w, Request req, const std::string& key);  // w.mutex held
+  bool enqueue(Worker& w, Request request);  // w.mutex held; true when queued (drain to schedule)
+  void defer(Worker& w, RequestPtr req, const std::string& key);  // w.mutex held
   void increment() { pending_.fetch_add(1); }
   void decrement();
 

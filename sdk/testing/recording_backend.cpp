@@ -45,12 +45,14 @@ std::string RecordingBackend::podGroupName() const {
   return podGroup_;
 }
 
-ClusterStatus RecordingBackend::createPod(const Pod& pod, PodState* created) {
-  ClusterStatus st = sim_.createPod(pod, created);
+ClusterStatus RecordingBackend::createPod(Pod pod, PodState* created) {
+  auto asCreated = std::make_shared<const Pod>(pod);
+  ClusterStatus st = sim_.createPod(std::move(pod), created);
   if (st.ok()) {
     std::lock_guard lock(mutex_);
-    pods_[pod.metadata.name] = std::make_shared<const Pod>(pod);
-    ++creations_[pod.metadata.name];
+    const std::string& name = asCreated->metadata.name;
+    ++creations_[name];
+    pods_[name] = std::move(asCreated);
   }
   return st;
 }

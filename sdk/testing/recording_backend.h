@@ -24,7 +24,7 @@ class RecordingBackend final : public ClusterBackend {
   std::string podGroupName() const;
 
   void setListener(ClusterListener* l) override { sim_.setListener(l); }
-  ClusterStatus createPod(const Pod& pod, PodState* created) override;
+  ClusterStatus createPod(Pod pod, PodState* created) override;
   ClusterStatus deletePod(const std::string& ns, const std::string& n) override { return sim_.deletePod(ns, n); }
   ClusterStatus annotatePod(const std::string& ns, const std::string& n, const std::string& k,
                             const std::string& v) override {

@@ -9,6 +9,13 @@ namespace {
 
 std::string keyOf(const std::string& ns, const std::string& name) { return ns + "/" + name; }
 
+/// keyOf in a per-thread buffer, for lookups on hot paths that must not allocate.
+const std::string& lookupKey(const std::string& ns, const std::string& name) {
+  thread_local std::string key;
+  key.assign(ns).append(1, '/').append(name);
+  return key;
+}
+
 bool ownedBy(const ObjectMeta& meta, const std::string& uid) {
   return std::any_of(meta.ownerReferences.begin(), meta.ownerReferences.end(),
                      [&](const OwnerReference& r) { return r.uid == uid; });
@@ -63,18 +70,18 @@ SimResources SimCluster::requestOf(const Pod& pod) {
   return sum;
 }
 
-ClusterStatus SimCluster::createPod(const Pod& pod, PodState* created) {
+ClusterStatus SimCluster::createPod(Pod pod, PodState* created) {
   std::lock_guard lock(mutex_);
-  const std::string& ns = pod.metadata.namespace_;
-  std::string key = keyOf(ns, pod.metadata.name);
+  std::string key = keyOf(pod.metadata.namespace_, pod.metadata.name);
   if (failCreates_ > 0) {
     --failCreates_;
     return ClusterStatus::fail(ClusterErrc::Failed, "pods \"" + pod.metadata.name + "\": simulated server error");
   }
   if (pods_.count(key)) return ClusterStatus::fail(ClusterErrc::AlreadyExists, "pods \"" + pod.metadata.name + "\" already exists");
   int incarnation = ++incarnations_[key];
-  auto object = std::make_shared<Pod>(pod);
-  object->metadata.uid = "uid-" + pod.metadata.name + "-" + std::to_string(incarnation);
+  auto object = std::make_shared<Pod>(std::move(pod));
+  const std::string& ns = object->metadata.namespace_;
+  object->metadata.uid = "uid-" + object->metadata.name + "-" + std::to_string(incarnation);
   object->metadata.creationTimestamp = clock_.now();
   object->status = PodStatus{};
   SimPod sp;
@@ -146,7 +153,7 @@ void SimCluster::emitPodUpdate(SimPod& pod, PodPhase oldPhase, uint64_t oldVersi
 ClusterStatus SimCluster::annotatePod(const std::string& ns, const std::string& name, const std::string& key,
                                       const std::string& value) {
   std::lock_guard lock(mutex_);
-  auto it = pods_.find(keyOf(ns, name));
+  auto it = pods_.find(lookupKey(ns, name));
   if (it == pods_.end()) return ClusterStatus::fail(ClusterErrc::NotFound, "pods \"" + name + "\" not found");
   SimPod& pod = it->second;
   auto object = std::make_shared<Pod>(*pod.state.object);
@@ -174,7 +181,7 @@ ClusterStatus SimCluster::createPodGroup(const PodGroup& pg) {
 
 ClusterStatus SimCluster::updatePodGroupSpec(const PodGroup& pg) {
   std::lock_guard lock(mutex_);
-  auto it = groups_.find(keyOf(pg.metadata.namespace_, pg.metadata.name));
+  auto it = groups_.find(lookupKey(pg.metadata.namespace_, pg.metadata.name));
   if (it == groups_.end()) return ClusterStatus::fail(ClusterErrc::NotFound, "podgroups \"" + pg.metadata.name + "\" not found");
   const bool newTimeout = it->second.pg.spec.scheduleTimeoutSeconds != pg.spec.scheduleTimeoutSeconds;
   it->second.pg.spec = pg.spec;
@@ -185,21 +192,21 @@ ClusterStatus SimCluster::updatePodGroupSpec(const PodGroup& pg) {
 
 ClusterStatus SimCluster::deletePodGroup(const std::string& ns, const std::string& name) {
   std::lock_guard lock(mutex_);
-  if (!groups_.erase(keyOf(ns, name))) return ClusterStatus::fail(ClusterErrc::NotFound, "podgroups \"" + name + "\" not found");
+  if (!groups_.erase(lookupKey(ns, name))) return ClusterStatus::fail(ClusterErrc::NotFound, "podgroups \"" + name + "\" not found");
   dirty_ = true;
   return ClusterStatus::success();
 }
 
 std::optional<PodGroup> SimCluster::getPodGroup(const std::string& ns, const std::string& name) {
   std::lock_guard lock(mutex_);
-  auto it = groups_.find(keyOf(ns, name));
+  auto it = groups_.find(lookupKey(ns, name));
   if (it == groups_.end()) return std::nullopt;
   return it->second.pg;
 }
 
 std::optional<std::string> SimCluster::podGroupPhase(const std::string& ns, const std::string& name) {
   std::lock_guard lock(mutex_);
-  auto it = groups_.find(keyOf(ns, name));
+  auto it = groups_.find(lookupKey(ns, name));
   if (it == groups_.end()) return std::nullopt;
   return it->second.pg.status.phase;
 }
@@ -213,7 +220,7 @@ ClusterStatus SimCluster::createPvc(const std::string& ns, const std::string& na
 
 bool SimCluster::pvcExists(const std::string& ns, const std::string& name) {
   std::lock_guard lock(mutex_);
-  return pvcs_.count(keyOf(ns, name)) > 0;
+  return pvcs_.count(lookupKey(ns, name)) > 0;
 }
 
 void SimCluster::addPvc(const std::string& ns, const std::string& name) {
@@ -446,7 +453,7 @@ bool SimCluster::schedule() {
 
 std::optional<PodState> SimCluster::getPod(const std::string& ns, const std::string& name) {
   std::lock_guard lock(mutex_);
-  auto it = pods_.find(keyOf(ns, name));
+  auto it = pods_.find(lookupKey(ns, name));
   return it == pods_.end() ? std::nullopt : std::optional<PodState>(it->second.state);
 }
 
@@ -460,7 +467,7 @@ std::vector<std::string> SimCluster::podNames() {
 
 std::string SimCluster::nodeOf(const std::string& ns, const std::string& name) {
   std::lock_guard lock(mutex_);
-  auto it = pods_.find(keyOf(ns, name));
+  auto it = pods_.find(lookupKey(ns, name));
   if (it == pods_.end() || it->second.node < 0) return "";
   return nodes_[static_cast<size_t>(it->second.node)].name;
 }

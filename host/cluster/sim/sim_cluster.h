@@ -81,7 +81,7 @@ class SimCluster final : public ClusterBackend {
 
   // ClusterBackend
   void setListener(ClusterListener* listener) override;
-  ClusterStatus createPod(const Pod& pod, PodState* created) override;
+  ClusterStatus createPod(Pod pod, PodState* created) override;
   ClusterStatus deletePod(const std::string& ns, const std::string& name) override;
   ClusterStatus annotatePod(const std::string& ns, const std::string& name, const std::string& key,
                             const std::string& value) override;
@@ -163,7 +163,7 @@ class SimCluster final : public ClusterBackend {
   std::vector<Node> nodes_;
   std::unordered_map<std::string, SimPod> pods_;
   std::unordered_map<std::string, int> incarnations_;
-  std::map<std::string, SimGroup> groups_;
+  std::unordered_map<std::string, SimGroup> groups_;  // the scheduler orders them by creation
   std::map<std::string, std::set<std::pair<uint64_t, std::string>>> groupPods_;
   std::map<std::string, std::string> pvcs_;  // key -> owner uid
   std::map<std::string, Objects> objects_;   // by namespace

@@ -1,0 +1,260 @@
+// Spec §2 and §3.2-3.3 on the running controller: the retry limit (maxRequeue, TerminateJob, no
+// Forget), cleanupDelayActions only after non-internal actions, an overwritten delayed action
+// whose timer still fires (and whose cleanup then cancels the newer one), delayed actions
+// executed in the phase current at firing time, and CleanPodDelayActionsIfNeed. Virtual clock.
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "controller_fixture.h"
+
+namespace jobhost::testing {
+namespace {
+
+std::vector<HandledRequest> firedOf(const std::vector<HandledRequest>& lines) {
+  std::vector<HandledRequest> out;
+  for (const auto& r : lines)
+    if (r.delayedFire) out.push_back(r);
+  return out;
+}
+
+class Loop : public ControllerTest {};
+
+// handleJobError requeues while NumRequeues < maxRequeue; at the limit it runs TerminateJob and
+// drops the request WITHOUT queue.Forget (only a success forgets). So once a request used up its
+// retries, the next failure of the identical request goes straight to TerminateJob.
+TEST_F(Loop, RetryLimitDoesNotForgetTheRequest) {
+  class Hooks : public NoPluginJobPlugins {
+   public:
+    Status onJobAdd(Job&, ResourceClient&) override { return Status::error("add fails"); }
+    Status onJobDelete(Job&, ResourceClient&) override {
+      return ++deletes == 1 ? Status::ok() : Status::error("delete fails");
+    }
+    std::atomic<int> deletes{0};
+  } hooks;
+  plugins = &hooks;
+  start(4, 2);
+  submit(makeJob("job", {{"worker", 1}}));
+  runTo(10'000);
+  auto lines = take();
+  int requeued = 0, limits = 0;
+  bool afterLimit = false;
+  for (const auto& r : lines) {
+    ASSERT_EQ(r.request.event, "OutOfSync");  // one request: the job's (add and echoes)
+    if (r.requeued) {
+      ++requeued;
+      EXPECT_FALSE(afterLimit) << "requeued at " << r.at << " after the retry limit was reached";
+    }
+    if (r.retryLimitReached) {
+      ++limits;
+      afterLimit = true;
+    }
+  }
+  EXPECT_EQ(requeued, 2);  // maxRequeue, in total
+  // Limits: the 5 ms retry (TerminateJob: OnJobDelete #1 ok), then its echo and the 10 ms retry,
+  // each failing in Terminating (#2, #4) and terminating again (#3, #5, failing too).
+  EXPECT_EQ(limits, 3);
+  EXPECT_EQ(phase(), JobPhase::Terminating);
+  EXPECT_EQ(hooks.deletes.load(), 5);
+}
+
+// A success forgets: the same request can fail maxRequeue times again afterwards.
+TEST_F(Loop, SuccessForgetsTheRequeues) {
+  class Flaky : public NoPluginJobPlugins {
+   public:
+    Status onJobAdd(Job&, ResourceClient&) override {
+      int n = ++calls;
+      return n == 1 || n == 2 || n == 4 || n == 5 ? Status::error("flaky") : Status::ok();
+    }
+    std::atomic<int> calls{0};
+  } flaky;
+  plugins = &flaky;
+  defaults = runsForever(100'000);
+  start(4, 2);
+  submit(makeJob("job", {{"worker", 1}}));
+  runTo(1000);
+  int requeued = 0, limits = 0;
+  for (const auto& r : take()) {
+    requeued += r.requeued;
+    limits += r.retryLimitReached;
+  }
+  EXPECT_EQ(limits, 0);
+  EXPECT_EQ(requeued, 4);
+  EXPECT_EQ(phase(), JobPhase::Pending);
+}
+
+// Only non-internal actions run cleanupDelayActions after success: SyncJob and EnqueueJob leave
+// a waiting job-type action alone, ResumeJob (a JobAction) cancels it.
+TEST_F(Loop, OnlyNonInternalActionsCleanUpDelayedActions) {
+  defaults = runsForever(1000);
+  script("job-worker-0", {runs(1000, 1, 1000)});
+  start();
+  Job job = makeJob("job", {{"worker", 2}});
+  job.spec.policies = {onEvent("PodFailed", "RestartJob", 10'000)};
+  submit(job);
+  runTo(2000);  // worker-0 failed: RestartJob waits until 12 s
+  ASSERT_EQ(controller->delayedActionCount(ns, "job"), 1u);
+  sim->evictPod(ns, "job-worker-1");  // PodEvicted -> SyncJob (no policy): internal
+  settle();
+  EXPECT_EQ(controller->delayedActionCount(ns, "job"), 1u);
+  command("EnqueueJob");  // explicit, but internal
+  EXPECT_EQ(controller->delayedActionCount(ns, "job"), 1u);
+  command("ResumeJob");  // a JobAction: cancels every job-type delayed action
+  EXPECT_EQ(controller->delayedActionCount(ns, "job"), 0u);
+  take();
+  runTo(20'000);
+  EXPECT_TRUE(firedOf(take()).empty());
+  EXPECT_EQ(status().retryCount, 0);
+}
+
+// §3.2: a different action for the same pod overwrites the map slot without cancelling the old
+// timer. The old action still fires, and its cleanupDelayActions (same ActionType: Job) then
+// cancels the newer entry, which never runs.
+TEST_F(Loop, OverwrittenDelayedActionFiresAndItsCleanupCancelsTheNewerOneOfTheSameType) {
+  defaults = runsForever(1000);
+  script("job-worker-0", {runs(1000, 1, 1000)});
+  start();
+  Job job = makeJob("job", {{"worker", 2}});
+  job.spec.policies = {onEvent("PodFailed", "RestartJob", 3000), onEvent("PodEvicted", "AbortJob", 10'000)};
+  submit(job);
+  runTo(2000);  // worker-0 failed at 2 s: RestartJob due at 5 s
+  auto failed = takeEvent("PodFailed");
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_EQ(failed[0].delayMs, 3000);
+  runTo(3000);
+  sim->evictPod(ns, "job-worker-0");  // PodEvicted of the same pod: AbortJob due at 13 s, overwrites
+  settle();
+  auto evicted = takeEvent("PodEvicted");
+  ASSERT_EQ(evicted.size(), 1u);
+  EXPECT_EQ(evicted[0].action, "AbortJob");
+  EXPECT_EQ(evicted[0].delayMs, 10'000);
+  EXPECT_EQ(controller->delayedActionCount(ns, "job"), 1u);  // one slot per pod
+  runTo(5000);
+  auto f = firedOf(take());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].action, "RestartJob");  // the overwritten one still fires
+  EXPECT_EQ(f[0].request.event, "PodFailed");
+  EXPECT_EQ(f[0].phase, JobPhase::Restarting);
+  EXPECT_EQ(f[0].retryCount, 1);
+  EXPECT_EQ(controller->delayedActionCount(ns, "job"), 0u);  // its cleanup removed AbortJob
+  runTo(20'000);
+  EXPECT_TRUE(firedOf(take()).empty());
+  EXPECT_EQ(phase(), JobPhase::Running);
+}
+
+// The same, with the newer action of another type: both fire.
+TEST_F(Loop, OverwrittenDelayedActionOfAnotherTypeLeavesTheNewerOneToFire) {
+  defaults = runsForever(1000);
+  script("job-worker-0", {runs(1000, 1, 1000)});
+  start();
+  Job job = makeJob("job", {{"worker", 2}});
+  job.spec.policies = {onEvent("PodFailed", "RestartJob", 3000), onEvent("PodEvicted", "RestartPod", 10'000)};
+  submit(job);
+  runTo(3000);
+  sim->evictPod(ns, "job-worker-0");
+  settle();
+  take();
+  runTo(5000);
+  auto first = firedOf(take());
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0].action, "RestartJob");
+  EXPECT_EQ(first[0].retryCount, 1);
+  EXPECT_EQ(controller->delayedActionCount(ns, "job"), 1u);  // RestartPod (Pod type) survives
+  runTo(13'000);
+  auto second = firedOf(take());
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_EQ(second[0].action, "RestartPod");
+  EXPECT_EQ(second[0].at, 13'000);
+  EXPECT_EQ(second[0].request.event, "PodEvicted");
+  // RestartPod in Running: KillTarget, retry++. (The recreated worker-0's PodRunning at 6 s did not
+  // cancel it: our #5507 UID fix; Volcano would have cancelled it there.)
+  EXPECT_EQ(second[0].phase, JobPhase::Restarting);
+  EXPECT_EQ(second[0].retryCount, 2);
+  EXPECT_EQ(controller->delayedActionCount(ns, "job"), 0u);
+}
+
+// A delayed action runs against the state of the phase the job is in when it fires.
+TEST_F(Loop, DelayedActionRunsInThePhaseCurrentAtFiringTime) {
+  defaults = runsForever(1000);
+  script("job-worker-0", {runs(1000, 1, 1000)});
+  start();
+  Job job = makeJob("job", {{"worker", 2, {onEvent("PodFailed", "RestartTask", 5000)}}});
+  submit(job);
+  runTo(2000);  // RestartTask due at 7 s
+  command("AbortJob");  // a JobAction: does not clean a TaskAction
+  ASSERT_EQ(phase(), JobPhase::Aborted);
+  ASSERT_EQ(controller->delayedActionCount(ns, "job"), 1u);
+  JobStatus before = status();
+  take();
+  runTo(7000);
+  auto f = firedOf(take());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].action, "RestartTask");
+  EXPECT_EQ(f[0].phase, JobPhase::Aborted);  // Aborted: KillJob(Soft, nil), no status change
+  EXPECT_EQ(f[0].retryCount, 0);
+  EXPECT_EQ(f[0].version, before.version + 1);
+  EXPECT_EQ(status().state.lastTransitionTime, before.state.lastTransitionTime);
+}
+
+// A fired delayed action that fails is requeued as its original request, and Forget runs right
+// after (as in Volcano's timer goroutine): the request re-enters applyPolicies and is delayed again.
+TEST_F(Loop, FailedDelayedActionRequeuesItsRequestWhichIsDelayedAgain) {
+  class DeleteFailsOnce : public NoPluginJobPlugins {
+   public:
+    Status onJobDelete(Job&, ResourceClient&) override {
+      return ++deletes == 1 ? Status::error("not now") : Status::ok();
+    }
+    std::atomic<int> deletes{0};
+  } hooks;
+  plugins = &hooks;
+  defaults = runsForever(1000);
+  script("job-worker-0", {runs(1000, 1, 1000)});
+  start();
+  Job job = makeJob("job", {{"worker", 2}});
+  job.spec.policies = {onEvent("PodFailed", "RestartJob", 1000)};
+  submit(job);
+  runTo(3000);  // failed at 2 s, fires at 3 s: OnJobDelete fails
+  auto f = firedOf(take());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_TRUE(f[0].requeued);
+  EXPECT_EQ(f[0].phase, JobPhase::Running);
+  runTo(3005);  // the requeued PodFailed is delayed again (the old entry was cleaned up)
+  auto again = takeEvent("PodFailed");
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again[0].at, 3005);
+  EXPECT_EQ(again[0].delayMs, 1000);
+  runTo(4005);
+  auto second = firedOf(take());
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_TRUE(second[0].error.empty());
+  EXPECT_EQ(second[0].phase, JobPhase::Restarting);
+  EXPECT_EQ(second[0].retryCount, 1);
+}
+
+// §3.3: a PodPending action is cancelled by any non-PodPending pod event of the same pod UID.
+TEST_F(Loop, PendingTimeoutCancelledWhenTheSamePodIsEvicted) {
+  defaults = runsForever(100'000);
+  start();
+  Job job = makeJob("job", {{"worker", 2, {onEvent("PodPending", "RestartPod", 5000)}}});
+  submit(job);
+  ASSERT_EQ(controller->delayedActionCount(ns, "job"), 2u);
+  const std::string firstUid = sim->getPod(ns, "job-worker-0")->uid();
+  runTo(2000);
+  sim->evictPod(ns, "job-worker-0");
+  settle();
+  // worker-0's entry went with its eviction; the recreated worker-0 (new UID) waits until 7 s.
+  EXPECT_EQ(controller->delayedActionCount(ns, "job"), 2u);
+  take();
+  runTo(5000);
+  auto f = firedOf(take());
+  ASSERT_EQ(f.size(), 1u);  // worker-1's only
+  EXPECT_EQ(f[0].request.podName, "job-worker-1");
+  runTo(7000);
+  auto g = firedOf(take());
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].request.podName, "job-worker-0");
+  EXPECT_NE(g[0].request.podUid, firstUid);
+}
+
+}  // namespace
+}  // namespace jobhost::testing
