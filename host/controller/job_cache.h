@@ -94,6 +94,7 @@ class JobEntry {
   // Controller bookkeeping for this job (guarded like `job`).
   int64_t podGroupWrittenGeneration = -1;  // spec generation the PodGroup was last written for
   std::string podGroupName;                // resolved name (<job>-<uid>, or legacy <job>)
+  std::optional<std::string> podGroupPhase;  // as createOrUpdatePodGroup read it (nullopt: none)
   TimerHandle ttlTimer;
   uint64_t pvcNameSeq = 0;
 

@@ -117,6 +117,7 @@ Status JobActions::createOrUpdatePodGroup(JobEntry& entry) {
     phase = backend_.podGroupPhase(ns, name);
   }
   entry.podGroupName = name;
+  entry.podGroupPhase = phase;
   if (!phase) {
     Expected<PodGroup> pg = plugins_.makePodGroup(job);
     if (!pg) return pg.status();
@@ -124,6 +125,7 @@ Status JobActions::createOrUpdatePodGroup(JobEntry& entry) {
     pg->metadata.namespace_ = ns;
     ClusterStatus st = backend_.createPodGroup(*pg);
     if (!st.ok() && st.code != ClusterErrc::AlreadyExists) return Status::error(st.message);
+    entry.podGroupPhase = backend_.podGroupPhase(ns, name);
     entry.podGroupWrittenGeneration = static_cast<int64_t>(entry.specGeneration());
     return Status::ok();
   }
@@ -173,8 +175,9 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
   Status init = (phase == JobPhase::None || phase == JobPhase::Pending) ? initiateJob(entry) : initOnJobUpdate(entry);
   if (!init) return fail(init);
 
+  // The PodGroup as createOrUpdatePodGroup just read it (Volcano fetches it from the lister).
   const std::string& ns = job.metadata.namespace_;
-  auto pgPhase = backend_.podGroupPhase(ns, entry.podGroupName);
+  const auto& pgPhase = entry.podGroupPhase;
   bool syncTask = pgPhase && !pgPhase->empty() && *pgPhase != "Pending";
   if (!syncTask) {
     JobPhase before = job.status.state.phase;
