@@ -40,13 +40,18 @@ struct AdmissionConfig {
   std::function<bool(const std::string& name)> knownPlugin;
   /// The host's Validation plugins. Unset: none.
   PluginValidation pluginValidation;
+  /// The arguments the plugin named `name` in spec.plugins gets for `job`: the config's default
+  /// args for it, then the job's own (Registry::argsFor). Used where admission reads a plugin's
+  /// flags (the mpi master task). Unset: the job's spec.plugins entry alone.
+  std::function<std::vector<std::string>(const std::string& name, const Job& job)> pluginArgs;
 };
 
 /// CREATE admission of an already mutated job (mutation.h). Webhook rules in Volcano's order and
 /// with its stop rules; then the rules Volcano moved to the CRD schema and the VAP (minAvailable,
 /// maxRetry, ttlSecondsAfterFinished, replicas and task minAvailable >= 0, task names DNS-1123 labels
 /// of at most 63 bytes, queue and priorityClassName DNS subdomains, minSuccess >= 1, partition
-/// totals >= 1); then every Validation plugin (all run; exceptions become errors). Never throws.
+/// totals >= 1, the action of job-level exit-code policies, no undeclared field in Job, JobSpec or
+/// TaskSpec); then every Validation plugin (all run; exceptions become errors). Never throws.
 AdmissionResult validateJobCreate(const Job& job, const AdmissionConfig& config);
 
 /// UPDATE admission of `newJob` replacing `oldJob`: Volcano's eight update errors (message = the

@@ -86,23 +86,26 @@ std::string slice(const std::vector<std::string>& items) {
 }
 
 std::string_view trimSpace(std::string_view s) {
-  auto isSpace = [](std::string_view t, size_t i, bool fromEnd) -> size_t {
-    const char c = t[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r') return 1;
-    // U+0085 (C2 85) and U+00A0 (C2 A0)
-    if (!fromEnd && i + 1 < t.size() && c == '\xC2' && (t[i + 1] == '\x85' || t[i + 1] == '\xA0')) return 2;
-    if (fromEnd && i >= 1 && t[i - 1] == '\xC2' && (c == '\x85' || c == '\xA0')) return 2;
-    return 0;
+  // unicode.IsSpace: ASCII \t \n \v \f \r and space, U+0085, U+00A0, and Unicode's White_Space.
+  auto isSpace = [](uint32_t r) {
+    return r == ' ' || (r >= '\t' && r <= '\r') || r == 0x85 || r == 0xA0 || r == 0x1680 ||
+           (r >= 0x2000 && r <= 0x200A) || r == 0x2028 || r == 0x2029 || r == 0x202F || r == 0x205F || r == 0x3000;
   };
   while (!s.empty()) {
-    size_t n = isSpace(s, 0, false);
-    if (n == 0) break;
-    s.remove_prefix(n);
+    uint32_t rune = static_cast<unsigned char>(s.front());
+    size_t len = rune < 0x80 ? 1 : decodeRune(s, 0, rune);
+    if (len == 0 || !isSpace(rune)) break;  // invalid UTF-8 decodes to U+FFFD: not a space
+    s.remove_prefix(len);
   }
   while (!s.empty()) {
-    size_t n = isSpace(s, s.size() - 1, true);
-    if (n == 0) break;
-    s.remove_suffix(n);
+    // The last rune: back up over at most three continuation bytes to its first byte.
+    size_t start = s.size() - 1;
+    while (start > 0 && s.size() - start < 4 && (static_cast<unsigned char>(s[start]) & 0xC0) == 0x80) --start;
+    uint32_t rune = static_cast<unsigned char>(s[start]);
+    size_t len = rune < 0x80 ? 1 : decodeRune(s, start, rune);
+    if (len != s.size() - start) len = 0;  // not one valid rune ending here: Go sees U+FFFD
+    if (len == 0 || !isSpace(rune)) break;
+    s.remove_suffix(len);
   }
   return s;
 }

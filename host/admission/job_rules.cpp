@@ -38,16 +38,15 @@ bool tiersConflict(const std::optional<NetworkTopologySpec>& topology) {
   return topology && topology->highestTierAllowed && !topology->highestTierName.empty();
 }
 
-std::optional<WebhookError> mpiMasterError(const Job& job) {
-  auto it = job.spec.plugins.find("mpi");
-  if (it == job.spec.plugins.end()) return std::nullopt;
+std::optional<WebhookError> mpiMasterError(const Job& job, const std::vector<std::string>& args) {
   std::string master = "master", worker = "worker";
-  int32_t port = 22;
+  int64_t port = 22, slots = 1;  // Go's flag.IntVar: a 64-bit int, like the mpi plugin's own flags
   FlagSet flags("plugin mpi");
   flags.addString("master", &master);
   flags.addString("worker", &worker);
   flags.addInt("port", &port);
-  (void)flags.parse(it->second);  // like Volcano: a bad flag is logged, the flags before it stay set
+  flags.addInt("slots", &slots);
+  (void)flags.parse(args);  // like Volcano: a bad flag is logged, the flags before it stay set
   if (job.findTask(master) != nullptr) return std::nullopt;
   return webhookError("The specified mpi master task was not found", "spec.plugins.mpi");
 }
@@ -62,10 +61,10 @@ std::optional<WebhookError> partitionPolicyError(const Job& job, size_t i) {
   if (pp.partitionSize <= 0)
     return webhookError("'PartitionSize' must be greater than 0" + inTask(task, job),
                         taskPath(i, "partitionPolicy.partitionSize"));
-  if (int64_t{task.replicas} != int64_t{pp.totalPartitions} * pp.partitionSize)
+  if (task.replicas != mulInt32(pp.totalPartitions, pp.partitionSize))  // int32 arithmetic, as in Go
     return webhookError("'Replicas' are not equal to TotalPartitions*PartitionSize" + inTask(task, job),
                         taskPath(i, "replicas"));
-  if (task.minAvailable && pp.minPartitions > 0 && int64_t{*task.minAvailable} != int64_t{pp.minPartitions} * pp.partitionSize)
+  if (task.minAvailable && pp.minPartitions > 0 && *task.minAvailable != mulInt32(pp.minPartitions, pp.partitionSize))
     return webhookError("'MinAvailable' is not equal to MinPartitions*PartitionSize" + inTask(task, job),
                         taskPath(i, "minAvailable"));
   if (tiersConflict(pp.networkTopology))
@@ -144,19 +143,16 @@ std::vector<WebhookError> queueErrors(const Job& job, const std::vector<QueueCon
 }
 
 std::optional<WebhookError> dependencyError(const Job& job) {
-  bool hasDependencies = false;
   std::map<std::string, int> inDegree;
   std::map<std::string, std::set<std::string>> edges;  // dependency -> dependents (a Go map[string]bool)
   for (const auto& task : job.spec.tasks) {
     inDegree[task.name] = 0;  // a repeated task name restarts at 0, as in Go
     if (!task.dependsOn) continue;
-    hasDependencies = true;
     for (const auto& dep : task.dependsOn->name) {
       edges[dep].insert(task.name);
       ++inDegree[task.name];
     }
   }
-  if (!hasDependencies) return std::nullopt;
   std::vector<std::string> stack;
   for (const auto& [task, degree] : inDegree)
     if (degree == 0) stack.push_back(task);

@@ -2,15 +2,20 @@
 // volcano-development-vap.yaml) and the API server's OpenAPI validation word them.
 #include "host/admission/schema_rules.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "host/admission/field_errors.h"
+#include "host/admission/go_text.h"
+#include "host/admission/policy_validation.h"
 #include "host/workload/k8s_names.h"
 
 namespace jobhost {
 namespace {
 
 constexpr std::string_view kSubdomainPattern = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
+constexpr std::string_view kLabelPattern = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
 
 std::string tooLong(size_t max) { return "Too long: may not be more than " + std::to_string(max) + " bytes"; }
 
@@ -19,18 +24,46 @@ void atLeastOne(Findings& f, const std::string& field, int32_t v) {
     f.add(field, "Invalid value: " + std::to_string(v) + ": " + field + " in body should be greater than or equal to 1");
 }
 
+std::string patternError(const std::string& field, const std::string& v, std::string_view pattern) {
+  return "Invalid value: " + k8s::value(v) + ": " + field + " in body should match '" + std::string(pattern) + "'";
+}
+
+// The VAP's "invalid policy action" on job-level policies, for the ones the webhook never checks:
+// exit-code policies (the webhook checks the action of event policies, with its own message).
+// The VAP's list omits RestartPartition; jobhost keeps it valid, as the webhook does (spec §11).
+void exitCodePolicyActions(Findings& f, const std::vector<LifecyclePolicy>& policies) {
+  const auto& valid = validPolicyActions();
+  for (size_t i = 0; i < policies.size(); ++i) {
+    const LifecyclePolicy& p = policies[i];
+    if (!p.exitCode || !p.event.empty() || !p.events.empty() || p.action.empty()) continue;
+    if (std::find(valid.begin(), valid.end(), p.action) == valid.end())
+      f.add("spec.policies[" + std::to_string(i) + "].action", "invalid policy action");
+  }
+}
+
+// Keys the decoder kept because the Job model does not name them. The Job CRD declares every field
+// of Job, JobSpec and TaskSpec, so these are refused by strict field validation.
+void unknownFields(Findings& f, const UnknownFields& unknown, const std::string& prefix) {
+  for (const auto& [key, json] : unknown) {
+    (void)json;
+    const std::string field = prefix.empty() ? key : prefix + "." + key;
+    f.add(field, "unknown field " + gotext::quote(field));
+  }
+}
+
 void subdomainField(Findings& f, const std::string& field, const std::string& v) {
   if (v.empty()) return;
   if (v.size() > 253) f.add(field, tooLong(253));
   if (!k8s::matchesDNS1123Subdomain(v))
-    f.add(field, "Invalid value: " + k8s::value(v) + ": " + field + " in body should match '" +
-                     std::string(kSubdomainPattern) + "'");
+    f.add(field, patternError(field, v, kSubdomainPattern));
 }
 
 }  // namespace
 
 void checkSchemaRules(const Job& job, Findings& f) {
   const JobSpec& spec = job.spec;
+  unknownFields(f, job.unknown, "");
+  unknownFields(f, spec.unknown, "spec");
   if (spec.minAvailable < 0) f.add("spec.minAvailable", "job 'minAvailable' must be >= 0");
   if (spec.maxRetry < 0) f.add("spec.maxRetry", "'maxRetry' cannot be less than zero");
   if (spec.ttlSecondsAfterFinished && *spec.ttlSecondsAfterFinished < 0)
@@ -38,11 +71,13 @@ void checkSchemaRules(const Job& job, Findings& f) {
   for (size_t i = 0; i < spec.tasks.size(); ++i) {
     const TaskSpec& t = spec.tasks[i];
     const std::string at = "spec.tasks[" + std::to_string(i) + "].";
+    unknownFields(f, t.unknown, "spec.tasks[" + std::to_string(i) + "]");
     if (t.replicas < 0) f.add(at + "replicas", "'replicas' < 0 in task");
     if (t.minAvailable && *t.minAvailable < 0) f.add(at + "minAvailable", "'minAvailable' < 0 in task");
     if (!k8s::isDNS1123Label(t.name).empty())  // CEL format.dns1123Label(): length included
       f.add(at + "name", "a lowercase RFC 1123 label must consist of lower case alphanumeric characters");
     if (t.name.size() > 63) f.add(at + "name", tooLong(63));
+    if (!k8s::matchesDNS1123Label(t.name)) f.add(at + "name", patternError(at + "name", t.name, kLabelPattern));
     if (t.partitionPolicy) {
       atLeastOne(f, at + "partitionPolicy.totalPartitions", t.partitionPolicy->totalPartitions);
       atLeastOne(f, at + "partitionPolicy.partitionSize", t.partitionPolicy->partitionSize);
@@ -51,6 +86,7 @@ void checkSchemaRules(const Job& job, Findings& f) {
   subdomainField(f, "spec.queue", spec.queue);
   subdomainField(f, "spec.priorityClassName", spec.priorityClassName);
   if (spec.minSuccess) atLeastOne(f, "spec.minSuccess", *spec.minSuccess);
+  exitCodePolicyActions(f, spec.policies);
 }
 
 }  // namespace jobhost

@@ -8,9 +8,11 @@
 namespace jobhost {
 
 /// VAP: job minAvailable >= 0, maxRetry >= 0, ttlSecondsAfterFinished >= 0, task replicas >= 0,
-/// task minAvailable >= 0, task names DNS-1123 labels (length included). CRD: task names at most
-/// 63 bytes, queue and priorityClassName DNS subdomains of at most 253 bytes, minSuccess >= 1,
-/// partition totalPartitions and partitionSize >= 1.
+/// task minAvailable >= 0, task names DNS-1123 labels (length included), the action of job-level
+/// exit-code policies (RestartPartition allowed). CRD: task names at most 63 bytes matching the
+/// DNS-1123 label pattern, queue and priorityClassName DNS subdomains of at most 253 bytes,
+/// minSuccess >= 1, partition totalPartitions and partitionSize >= 1, and no field the schema does
+/// not declare in Job, JobSpec or TaskSpec (strict field validation: `unknown field "spec.foo"`).
 void checkSchemaRules(const Job& job, Findings& findings);
 
 }  // namespace jobhost

@@ -3,6 +3,7 @@
 #include <exception>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "host/admission/admission.h"
 #include "host/admission/findings.h"
@@ -49,17 +50,24 @@ void checkTemplate(Findings& f, const Job& job, size_t i) {
   for (size_t k = 1; k < errs.size(); ++k) f.add(taskField(i, errs[k].field), errs[k].body);
 }
 
-// Step 4: the per-task loop, which stops at the first duplicated task name.
-int64_t checkTasks(Findings& f, const Job& job) {
+struct TaskLoop {
+  int32_t totalReplicas = 0;  // an int32 in Volcano: wraps on overflow
+  bool hasDependencies = false;  // a task the loop reached has dependsOn
+};
+
+// Step 4: the per-task loop, which stops at the first duplicated task name. Like Volcano it notes
+// dependsOn first, so the duplicated task counts and the tasks after it do not.
+TaskLoop checkTasks(Findings& f, const Job& job) {
   std::set<std::string, std::less<>> names;
-  int64_t totalReplicas = 0;
+  TaskLoop loop;
   for (size_t i = 0; i < job.spec.tasks.size(); ++i) {
     const TaskSpec& task = job.spec.tasks[i];
+    if (task.dependsOn) loop.hasDependencies = true;
     if (task.minAvailable && *task.minAvailable > task.replicas)
       f.webhook(webhookError(" 'minAvailable' is greater than 'replicas' in task: " + task.name +
                                  ", job: " + job.metadata.name + ";",
                              taskPath(i) + ".minAvailable"));
-    totalReplicas += task.replicas;
+    loop.totalReplicas = addInt32(loop.totalReplicas, task.replicas);
     if (!names.insert(task.name).second) {
       f.webhook(webhookError(" duplicated task name " + task.name + ";", taskPath(i) + ".name"));
       break;
@@ -72,7 +80,13 @@ int64_t checkTasks(Findings& f, const Job& job) {
     checkTemplate(f, job, i);
     if (auto e = partitionPolicyError(job, i)) f.webhook(*e);
   }
-  return totalReplicas;
+  return loop;
+}
+
+// The args the mpi plugin gets for this job (config defaults, then the job's).
+std::vector<std::string> mpiArgs(const Job& job, const AdmissionConfig& config) {
+  if (config.pluginArgs) return config.pluginArgs("mpi", job);
+  return job.spec.plugins.at("mpi");
 }
 
 void checkWebhook(Findings& f, const Job& job, const AdmissionConfig& config) {
@@ -81,16 +95,18 @@ void checkWebhook(Findings& f, const Job& job, const AdmissionConfig& config) {
     f.webhook(webhookError("No task specified in job spec", "spec.tasks"));
     return;
   }
-  if (auto e = mpiMasterError(job)) {
-    f.webhook(*e);
-    return;
+  if (spec.plugins.count("mpi")) {
+    if (auto e = mpiMasterError(job, mpiArgs(job, config))) {
+      f.webhook(*e);
+      return;
+    }
   }
   if (tiersConflict(spec.networkTopology)) f.webhook(webhookError(std::string(kTiersConflict), "spec.networkTopology"));
-  const int64_t totalReplicas = checkTasks(f, job);
+  const TaskLoop loop = checkTasks(f, job);
   if (auto errs = k8s::isQualifiedName(job.metadata.name); !errs.empty())
     f.webhook(webhookError("create job with name " + job.metadata.name + " validate failed " + gotext::slice(errs),
                            "metadata.name"));
-  if (totalReplicas < spec.minAvailable)
+  if (loop.totalReplicas < spec.minAvailable)
     f.webhook(webhookError(" job 'minAvailable' should not be greater than total replicas in tasks;", "spec.minAvailable"));
   addPolicies(f, spec.policies, "spec.policies", "spec.policies");
   for (const auto& [name, args] : spec.plugins) {
@@ -100,7 +116,8 @@ void checkWebhook(Findings& f, const Job& job, const AdmissionConfig& config) {
   }
   if (auto e = volumesError(spec.volumes)) f.webhook(*e);
   for (const auto& e : queueErrors(job, config.queues)) f.webhook(e);
-  if (auto e = dependencyError(job)) f.webhook(*e);
+  if (loop.hasDependencies)
+    if (auto e = dependencyError(job)) f.webhook(*e);
 }
 
 }  // namespace

@@ -56,12 +56,13 @@ std::vector<std::string> changedFields(const JobSpec& a, const JobSpec& b) {
   if (a.minSuccess != b.minSuccess) out.push_back("spec.minSuccess");
   if (a.networkTopology != b.networkTopology) out.push_back("spec.networkTopology");
   if (a.unknown != b.unknown) out.push_back("spec");
+  if (out.empty() && !(a == b)) out.push_back("spec");  // a field added to JobSpec but not listed above
   return out;
 }
 
 void checkWebhook(Findings& f, const Job& oldJob, const Job& newJob) {
   const JobSpec& spec = newJob.spec;
-  int64_t totalReplicas = 0;
+  int32_t totalReplicas = 0;  // an int32 in Volcano: wraps on overflow
   for (size_t i = 0; i < spec.tasks.size(); ++i) {
     const TaskSpec& t = spec.tasks[i];
     const std::string at = "spec.tasks[" + std::to_string(i) + "].";
@@ -71,7 +72,7 @@ void checkWebhook(Findings& f, const Job& oldJob, const Job& newJob) {
     else if (t.minAvailable && *t.minAvailable > t.replicas)
       f.firstWins(at + "minAvailable", "'minAvailable' must be <= 'replicas' in task: " + t.name);
     if (auto e = partitionPolicyError(newJob, i)) f.firstWins(e->field, e->message);
-    totalReplicas += t.replicas;
+    totalReplicas = addInt32(totalReplicas, t.replicas);
   }
   if (spec.minAvailable > totalReplicas)
     f.firstWins("spec.minAvailable", "job 'minAvailable' must not be greater than total replicas");

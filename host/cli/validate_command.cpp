@@ -1,5 +1,6 @@
 // `jobhost validate JOB...`: admission only — defaults, Volcano's rules and every Validation
-// plugin — printing each error with file:line:column and field path; exit 0 only if all pass.
+// plugin — printing each error with file:line:column and field path; exit 0 only if all pass
+// (4 when a file could not be read or parsed, else 1 when a job was rejected).
 #include <ostream>
 
 #include "host/cli/cli.h"
@@ -17,12 +18,12 @@ int validateCommand(const Args& args, Streams io) {
   if (!host) return rc;
   const HostConfig* config = &host->config;
   const AdmissionConfig admission = host->admission;
-  bool allPassed = true;
+  bool allPassed = true, allRead = true;
   for (const auto& file : args.positionals) {
     auto jobs = admitJobFile(file, *config, admission);
     if (!jobs) {
       io.out << jobs.error() << "\n";
-      allPassed = false;
+      allRead = false;
       continue;
     }
     for (const auto& job : *jobs) {
@@ -39,6 +40,7 @@ int validateCommand(const Args& args, Streams io) {
       }
     }
   }
+  if (!allRead) return kInputError;
   return allPassed ? kOk : kRejected;
 }
 

@@ -21,6 +21,11 @@ AdmissionConfig admissionConfig(const HostConfig& config, const Registry& regist
   AdmissionConfig out;
   out.queues = config.queues;
   out.knownPlugin = [&registry](const std::string& name) { return registry.find(name) != nullptr; };
+  out.pluginArgs = [&registry](const std::string& name, const Job& job) {  // config defaults, then the job's
+    if (const RegisteredPlugin* p = registry.find(name)) return registry.argsFor(*p, job);
+    auto it = job.spec.plugins.find(name);
+    return it == job.spec.plugins.end() ? std::vector<std::string>{} : it->second;
+  };
   out.pluginValidation = validationPlugins(registry);
   return out;
 }

@@ -2,6 +2,8 @@
 // rules, concatenation and trimming, and the field each error points at.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include "host/admission/admission.h"
 #include "tests/admission/admission_test_util.h"
 #include "tests/workload/job_fixtures.h"
@@ -64,6 +66,48 @@ TEST(CreateValidation, MpiMasterMustExist) {
   EXPECT_TRUE(create(j).allowed);
   j.spec.plugins = {{"mpi", {"--bogus", "--master=nope"}}};  // parsing stops at the unknown flag
   EXPECT_TRUE(create(j).allowed);
+}
+
+// --slots is jobhost's documented mpi flag (the hostfile's slots per worker), so the master check
+// parses the args with the mpi plugin's own flag set: --master is found after it, in every form.
+TEST(CreateValidation, MpiMasterIsFoundAfterTheSlotsFlag) {
+  Job j = fixtures::job("job1", {fixtures::task("launcher", 1), fixtures::task("worker", 2)});
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--slots=4", "--master=launcher"}, {"--slots", "4", "--master", "launcher"},
+        {"-slots=4", "-port=2222", "-master=launcher"}, {"--worker=worker", "--slots=2", "--master=launcher"}}) {
+    j.spec.plugins = {{"mpi", args}};
+    AdmissionResult r = create(j);
+    EXPECT_TRUE(r.allowed) << args[0] << ": " << r.message;
+    EXPECT_EQ(r.message, "");
+  }
+  // A flag neither Volcano nor jobhost knows still stops the parse, as Go's flag package does:
+  // --master after it is never read, the default "master" is looked for and is missing.
+  j.spec.plugins = {{"mpi", {"--slots=4", "--bogus=1", "--master=launcher"}}};
+  EXPECT_EQ(create(j).message, "The specified mpi master task was not found");
+  // A bad --slots value stops the parse too (the mpi plugin reports the value itself).
+  j.spec.plugins = {{"mpi", {"--slots=x", "--master=launcher"}}};
+  EXPECT_EQ(create(j).message, "The specified mpi master task was not found");
+}
+
+// The master the check looks for is the one the mpi plugin uses: the config's default args for the
+// plugin first, then the job's (AdmissionConfig::pluginArgs, which the host fills from its registry).
+TEST(CreateValidation, MpiMasterUsesThePluginsEffectiveArgs) {
+  Job j = fixtures::job("job1", {fixtures::task("launcher", 1), fixtures::task("worker", 2)});
+  j.spec.plugins = {{"mpi", {}}};
+  AdmissionConfig config = standardConfig();
+  std::string askedFor;
+  config.pluginArgs = [&](const std::string& name, const Job& job) {
+    askedFor = name;
+    std::vector<std::string> args = {"--master=launcher", "--slots=8"};  // the config's defaults
+    const auto& own = job.spec.plugins.at(name);
+    args.insert(args.end(), own.begin(), own.end());
+    return args;
+  };
+  EXPECT_TRUE(create(j, config).allowed);
+  EXPECT_EQ(askedFor, "mpi");
+  j.spec.plugins = {{"mpi", {"--master=chief"}}};  // the job's own args come last and win
+  EXPECT_EQ(create(j, config).message, "The specified mpi master task was not found");
+  EXPECT_EQ(create(j).message, "The specified mpi master task was not found");  // unset: the job's args alone
 }
 
 TEST(CreateValidation, NetworkTopologyTiers) {
@@ -197,6 +241,14 @@ INSTANTIATE_TEST_SUITE_P(
                       "spec.tasks[0].partitionPolicy.networkTopology"}),
     [](const testing::TestParamInfo<PartitionCase>& info) { return info.param.name; });
 
+// Volcano multiplies the partition fields as int32s: 65536*65536 wraps to 0, which equals 0 replicas.
+TEST(CreateValidation, PartitionProductsWrapLikeGoInt32) {
+  TaskSpec t = fixtures::task("t1", 0, 0);
+  t.partitionPolicy = PartitionPolicy{65536, 65536, std::nullopt, 65536};
+  Job j = fixtures::job("job1", {t});
+  EXPECT_EQ(create(j).message, "");
+}
+
 TEST(CreateValidation, PartitionPieceIsGluedToTheMessage) {
   TaskSpec t = fixtures::task("t1", 1, 2);
   t.partitionPolicy = PartitionPolicy{2, 2, std::nullopt, 0};
@@ -223,6 +275,17 @@ TEST(CreateValidation, TotalReplicasBelowMinAvailable) {
   AdmissionResult r = create(j);
   EXPECT_EQ(r.message, "job 'minAvailable' should not be greater than total replicas in tasks;");
   EXPECT_EQ(errorsOf(r), (Errors{{"spec.minAvailable", "job 'minAvailable' should not be greater than total replicas in tasks"}}));
+}
+
+// Volcano sums replicas in an int32, which wraps: two tasks of 2^31-1 replicas total -2.
+TEST(CreateValidation, TotalReplicasWrapLikeGoInt32) {
+  Job j = fixtures::job("job1", {fixtures::task("a", INT32_MAX, 1), fixtures::task("b", INT32_MAX, 1)});
+  j.spec.minAvailable = 1;
+  EXPECT_EQ(create(j).message, "job 'minAvailable' should not be greater than total replicas in tasks;");
+  Job u = j;
+  u.spec.minAvailable = 2;
+  EXPECT_EQ(validateJobUpdate(j, u, standardConfig()).message,
+            "job 'minAvailable' must not be greater than total replicas");
 }
 
 TEST(CreateValidation, JobPoliciesWithTwoErrors) {
@@ -340,6 +403,28 @@ TEST(CreateValidation, DependsOnMustFormADag) {
   EXPECT_EQ(create(fixtures::job("job1", {a, b})).message, message);
   a.dependsOn = DependsOn{{"b", "b"}, ""};  // a repeated dependency never resolves, as in Volcano
   EXPECT_EQ(create(fixtures::job("job1", {a, b})).message, message);
+}
+
+// Volcano notes "has dependencies" inside the task loop, so tasks after a duplicated name (where the
+// loop stops) do not count; once it is set, the sort sees every task and a repeated name never sorts.
+TEST(CreateValidation, DependenciesAreOnlySeenUpToADuplicatedTaskName) {
+  TaskSpec a = fixtures::task("a", 1), b = fixtures::task("b", 1);
+  b.dependsOn = DependsOn{{"a"}, ""};
+  Job j = fixtures::job("job1", {a, a, b});
+  j.spec.minAvailable = 1;  // the loop counts replicas only up to the duplicate
+  AdmissionResult r = create(j);
+  EXPECT_EQ(r.message, "duplicated task name a;");
+  EXPECT_EQ(errorsOf(r), (Errors{{"spec.tasks[1].name", "duplicated task name a"}}));
+
+  j = fixtures::job("job1", {b, a, a});
+  j.spec.minAvailable = 1;
+  EXPECT_EQ(create(j).message,
+            "duplicated task name a; job has dependencies between tasks, but doesn't form a directed acyclic graph(DAG);");
+  TaskSpec c = a;
+  c.dependsOn = DependsOn{{}, ""};  // an empty dependsOn counts: the duplicate itself never sorts
+  j = fixtures::job("job1", {a, c});
+  EXPECT_EQ(create(j).message,
+            "duplicated task name a; job has dependencies between tasks, but doesn't form a directed acyclic graph(DAG);");
 }
 
 TEST(CreateValidation, EveryPieceIsConcatenatedThenTrimmed) {

@@ -27,6 +27,10 @@ TEST(GoText, TrimSpace) {
   EXPECT_EQ(trimSpace("\xC2\xA0x\xC2\x85"), "x");
   EXPECT_EQ(trimSpace("   "), "");
   EXPECT_EQ(trimSpace("a;"), "a;");
+  // unicode.IsSpace beyond Latin-1: U+1680, U+2000..U+200A, U+2028/9, U+202F, U+205F, U+3000.
+  EXPECT_EQ(trimSpace("\xE3\x80\x80\xE2\x80\x83x\xE1\x9A\x80\xE2\x80\xA9\xE2\x81\x9F"), "x");
+  EXPECT_EQ(trimSpace("\xE2\x80\x8Bx\xE2\x80\x8B"), "\xE2\x80\x8Bx\xE2\x80\x8B");  // zero width space is not
+  EXPECT_EQ(trimSpace("\xC2 x \x85"), "\xC2 x \x85");  // bytes of broken UTF-8 are not spaces
 }
 
 TEST(GoText, JsonStringIsHtmlSafe) {

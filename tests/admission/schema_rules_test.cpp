@@ -49,8 +49,35 @@ INSTANTIATE_TEST_SUITE_P(
                      "Invalid value: \"Bad_P\": spec.priorityClassName in body should match "
                      "'^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'"}}},
         SchemaCase{"PriorityClassNameLength", [](Job& j) { j.spec.priorityClassName = std::string(254, 'p'); },
-                   {{"spec.priorityClassName", "Too long: may not be more than 253 bytes"}}}),
+                   {{"spec.priorityClassName", "Too long: may not be more than 253 bytes"}}},
+        // The Job CRD is a structural schema: a field it does not declare is refused by the API
+        // server's strict field validation (kubectl's default), worded as Kubernetes words it.
+        SchemaCase{"UnknownFields",
+                   [](Job& j) {
+                     j.unknown = {{"extra", "1"}};
+                     j.spec.unknown = {{"foo", "1"}, {"replicas", "2"}};
+                     j.spec.tasks[0].unknown = {{"bar", "{}"}};
+                   },
+                   {{"extra", "unknown field \"extra\""},
+                    {"spec.foo", "unknown field \"spec.foo\""},
+                    {"spec.replicas", "unknown field \"spec.replicas\""},
+                    {"spec.tasks[0].bar", "unknown field \"spec.tasks[0].bar\""}}},
+        // The VAP checks the action of every job-level policy that has one, exit-code policies
+        // included (the webhook does not check those); task policies are not looked at.
+        SchemaCase{"JobExitCodePolicyAction",
+                   [](Job& j) {
+                     j.spec.policies = {fixtures::exitCodePolicy(3, "RestartJob"), fixtures::exitCodePolicy(4, "Reboot")};
+                     j.spec.tasks[0].policies = {fixtures::exitCodePolicy(5, "Reboot")};
+                   },
+                   {{"spec.policies[1].action", "invalid policy action"}}}),
     [](const testing::TestParamInfo<SchemaCase>& info) { return info.param.name; });
+
+TEST(SchemaRules, RestartPartitionAndValidActionsPassTheVapActionRule) {
+  Job j = fixtures::job("job1", {fixtures::task("t1", 2)});
+  j.spec.policies = {fixtures::exitCodePolicy(3, "RestartPartition"), fixtures::exitCodePolicy(4, "AbortJob"),
+                     fixtures::exitCodePolicy(5, "")};  // no action: nothing to check
+  EXPECT_TRUE(validateJobCreate(j, standardConfig()).allowed);
+}
 
 TEST(SchemaRules, ReplicasBelowZeroAlsoFailsTheWebhookTotals) {
   Job j = fixtures::job("job1", {fixtures::task("t1", -1)});
@@ -68,6 +95,12 @@ TEST(SchemaRules, TaskNames) {
     return std::find(errors.begin(), errors.end(), std::make_pair(field, message)) != errors.end();
   };
   EXPECT_TRUE(has("spec.tasks[0].name", "a lowercase RFC 1123 label must consist of lower case alphanumeric characters"));
+  // The CRD's own marker on the task name (Pattern), worded as the API server's OpenAPI check words it.
+  EXPECT_TRUE(has("spec.tasks[0].name",
+                  "Invalid value: \"Bad\": spec.tasks[0].name in body should match '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'"));
+  EXPECT_FALSE(has("spec.tasks[1].name",
+                   "Invalid value: \"" + std::string(64, 'a') + "\": spec.tasks[1].name in body should match "
+                   "'^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'"));  // too long, but the pattern matches
   EXPECT_TRUE(has("spec.tasks[1].name", "Too long: may not be more than 63 bytes"));
   EXPECT_TRUE(has("spec.tasks[1].name", "a lowercase RFC 1123 label must consist of lower case alphanumeric characters"));
   EXPECT_NE(r.message.find("spec.task[0].metadata.name: Invalid value: \"Bad\""), std::string::npos);  // Kubernetes' own check

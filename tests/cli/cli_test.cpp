@@ -142,12 +142,72 @@ spec:
   EXPECT_NE(r.out.find("unable to find job queue: queue.scheduling.volcano.sh \"nowhere\" not found"), std::string::npos) << r.out;
 }
 
+TEST(Cli, ValidateFindsTheMpiMasterAfterTheSlotsFlag) {
+  auto job = writeTemp("mpi-slots.yaml", R"(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata:
+  name: mpi-slots
+spec:
+  plugins:
+    mpi: ["--slots=4", "--master=launcher"]
+  tasks:
+    - name: launcher
+      replicas: 1
+      template:
+        spec:
+          containers:
+            - name: main
+              image: busybox
+    - name: worker
+      replicas: 2
+      template:
+        spec:
+          containers:
+            - name: main
+              image: busybox
+)");
+  auto r = run({"validate", job});
+  EXPECT_EQ(r.rc, kOk) << r.out << r.err;
+  EXPECT_NE(r.out.find(job + ": job default/mpi-slots: valid\n"), std::string::npos) << r.out;
+}
+
+TEST(Cli, ValidateRejectsFieldsTheJobSchemaDoesNotDeclare) {
+  auto job = writeTemp("unknown-fields.yaml", R"(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata:
+  name: typo
+spec:
+  minAvalable: 2
+  tasks:
+    - name: worker
+      replica: 2
+      template:
+        spec:
+          containers:
+            - name: main
+              image: busybox
+)");
+  auto r = run({"validate", job});
+  EXPECT_EQ(r.rc, kRejected);
+  EXPECT_NE(r.out.find(job + ":6:16: spec.minAvalable: unknown field \"spec.minAvalable\"\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(job + ":9:16: spec.tasks[0].replica: unknown field \"spec.tasks[0].replica\"\n"), std::string::npos)
+      << r.out;
+}
+
 TEST(Cli, ValidateReportsMalformedYamlWithPosition) {
   auto job = writeTemp("malformed.yaml", "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nspec: [\n");
   auto r = run({"validate", job});
-  EXPECT_EQ(r.rc, kRejected);
+  EXPECT_EQ(r.rc, kInputError);
   EXPECT_EQ(r.out.rfind(job + ":", 0), 0u) << r.out;
   EXPECT_NE(r.out.find("invalid YAML"), std::string::npos) << r.out;
+}
+
+TEST(Cli, ValidateOfAnUnreadableFileExitsFourAndStillChecksTheOthers) {
+  const std::string missing = ::testing::TempDir() + "/no-such-job.yaml";
+  auto r = run({"validate", missing, example("mpi-lm.yaml")});
+  EXPECT_EQ(r.rc, kInputError);
+  EXPECT_NE(r.out.find(missing), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(example("mpi-lm.yaml") + ": job default/lm-mpi-job: valid\n"), std::string::npos) << r.out;
 }
 
 TEST(Cli, RenderRejectsBadOutputFormat) {
