@@ -2,8 +2,6 @@
 // admission against an in-memory ObjectStore, so the plugin meets exactly what production gives it.
 #include "jobhost/testing/conformance.h"
 
-#include <gtest/gtest.h>
-
 #include <stdexcept>
 
 #include "harness_state.h"
@@ -180,12 +178,6 @@ ConformanceReport checkConformance(Harness& harness, std::string_view jobYaml) {
   for (const auto& p : s.registry->plugins()) checker.unknownFlag(job, p);
   checker.hooks(job);
   return report;
-}
-
-bool runConformance(Harness& harness, std::string_view jobYaml) {
-  ConformanceReport report = checkConformance(harness, jobYaml);
-  for (const auto& f : report.failures) ADD_FAILURE() << "conformance: " << f;
-  return report.ok();
 }
 
 }  // namespace jobhost::testing

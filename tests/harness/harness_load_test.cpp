@@ -2,6 +2,7 @@
 // same descriptor checks, broken fixtures refused with the loader's message, config snippets and args.
 #include <gtest/gtest.h>
 #include <jobhost/testing/harness.h>
+#include <jobhost/version.h>
 
 JOBHOST_DECLARE_STATIC_PLUGIN(env);
 JOBHOST_DECLARE_STATIC_PLUGIN(svc);
@@ -41,12 +42,48 @@ TEST(HarnessLoad, MissingFileIsALoadError) {
             "/nonexistent/libjobhost_x.so: plugin file does not exist; fix the plugin's \"path\" in the config");
 }
 
-TEST(HarnessLoad, AbiMismatchIsRefusedBeforeAnyObjectCrosses) {
+// The refusals of mismatched builds name both sides: the plugin's ABI (or build key) and the host's.
+std::string abi(int major, int minor) { return std::to_string(major) + "." + std::to_string(minor); }
+
+TEST(HarnessLoad, AbiMajorMismatchIsRefusedNamingBothVersions) {
   Harness h({sharedObject(JOBHOST_FIXTURE_DIR "/libjobhost_abimajor.so")});
   ASSERT_FALSE(h.ok());
-  EXPECT_NE(h.loadError().find("plugin \"abimajor\" was built for plugin ABI 2.0 but this host speaks ABI 1.0"),
-            std::string::npos)
-      << h.loadError();
+  EXPECT_EQ(h.loadError(), JOBHOST_FIXTURE_DIR "/libjobhost_abimajor.so: plugin \"abimajor\" was built for plugin ABI " +
+                               abi(JOBHOST_ABI_MAJOR + 1, JOBHOST_ABI_MINOR) + " but this host speaks ABI " +
+                               abi(JOBHOST_ABI_MAJOR, JOBHOST_ABI_MINOR) +
+                               "; rebuild the plugin against jobhost SDK " JOBHOST_SDK_VERSION_STRING);
+}
+
+TEST(HarnessLoad, NewerAbiMinorIsRefusedNamingBothVersions) {
+  Harness h({sharedObject(JOBHOST_FIXTURE_DIR "/libjobhost_abiminor.so")});
+  ASSERT_FALSE(h.ok());
+  EXPECT_EQ(h.loadError(), JOBHOST_FIXTURE_DIR "/libjobhost_abiminor.so: plugin \"abiminor\" needs plugin ABI " +
+                               abi(JOBHOST_ABI_MAJOR, JOBHOST_ABI_MINOR + 1) + " but this host provides only " +
+                               abi(JOBHOST_ABI_MAJOR, JOBHOST_ABI_MINOR) +
+                               "; upgrade jobhost or rebuild the plugin against SDK " JOBHOST_SDK_VERSION_STRING);
+}
+
+TEST(HarnessLoad, BuildKeyMismatchIsRefusedNamingBothKeys) {
+  Harness h({sharedObject(JOBHOST_FIXTURE_DIR "/libjobhost_buildkey.so")});
+  ASSERT_FALSE(h.ok());
+  EXPECT_EQ(h.loadError(), JOBHOST_FIXTURE_DIR
+            "/libjobhost_buildkey.so: plugin \"buildkey\" build key \"itanium/libc++/sdk-0\" does not match the "
+            "host's \"" JOBHOST_BUILD_KEY "\"; rebuild the plugin with the same compiler family and C++ library");
+}
+
+TEST(HarnessLoad, DefaultArgsReachTheSharedObject) {
+  Harness h({shipped("env"), shipped("svc", {"--disable-network-policy=true"})});
+  ASSERT_TRUE(h.ok()) << h.loadError();
+  ASSERT_TRUE(h.submit(R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: demo, namespace: team-a}
+spec:
+  plugins: {svc: []}
+  tasks: [{name: a, replicas: 2, template: {spec: {containers: [{name: c, image: busybox}]}}}]
+)"));
+  EXPECT_TRUE(h.resources().networkPolicies.empty());
+  EXPECT_EQ(h.resources().services.size(), 1u);
 }
 
 TEST(HarnessLoad, BadConfigSnippetIsALoadError) {

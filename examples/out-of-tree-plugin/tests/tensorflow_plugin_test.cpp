@@ -4,6 +4,8 @@
 #include <jobhost/testing/conformance.h>
 #include <jobhost/testing/harness.h>
 
+#include <algorithm>
+
 JOBHOST_DECLARE_STATIC_PLUGIN(tensorflow);
 
 namespace {
@@ -56,6 +58,36 @@ TEST_F(TensorflowPlugin, EveryContainerGetsTheClusterAndItsTask) {
             R"("task":{"type":"ps","index":0}})");
 }
 
+TEST_F(TensorflowPlugin, TfConfigEndsTheEnvLikeVolcanosAppend) {
+  // The template already sets TF_CONFIG and another variable: one TF_CONFIG remains, the plugin's,
+  // and it is the container's last variable (after svc's, which the mutation enabled).
+  ASSERT_TRUE(h_.submit(R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: tf, namespace: team-a}
+spec:
+  plugins: {tensorflow: []}
+  tasks:
+    - name: ps
+      replicas: 1
+      template: {spec: {containers: [{name: tensorflow, image: tf}]}}
+    - name: worker
+      replicas: 1
+      template:
+        spec:
+          containers:
+            - name: tensorflow
+              image: tf
+              env: [{name: TF_CONFIG, value: stale}, {name: USER_VAR, value: x}]
+)"));
+  const PodView w0 = h_.pod("tf-worker-0");
+  const std::vector<std::string> env = w0.envList("tensorflow");
+  ASSERT_FALSE(env.empty());
+  EXPECT_EQ(env.front(), "USER_VAR=x");
+  EXPECT_EQ(env.back().rfind("TF_CONFIG={\"cluster\"", 0), 0u) << ::testing::PrintToString(env);
+  EXPECT_EQ(std::count_if(env.begin(), env.end(), [](const std::string& e) { return e.rfind("TF_CONFIG", 0) == 0; }), 1);
+}
+
 TEST_F(TensorflowPlugin, InitContainersAreLeftAlone) {
   ASSERT_TRUE(h_.submit(tfJob()));
   const auto& init = h_.pod("tf-worker-0").initContainer("init");
@@ -92,6 +124,111 @@ spec:
   tasks: [{name: worker, replicas: 1, template: {spec: {containers: [{name: tensorflow, image: tf}]}}}]
 )"));
   EXPECT_EQ(h_.pod("solo-worker-0").env("TF_CONFIG"), std::nullopt);
+}
+
+// A job with the given tasks ("<name>:<replicas>", in that order), one container each.
+std::string tasksJob(const std::vector<std::string>& tasks, const std::string& args = "[]",
+                     const std::string& name = "tf") {
+  std::string out = R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: )" + name + R"(, namespace: team-a}
+spec:
+  plugins: {tensorflow: )" + args + R"(}
+  tasks:
+)";
+  for (const auto& t : tasks) {
+    const auto colon = t.find(':');
+    out += "    - {name: " + t.substr(0, colon) + ", replicas: " + t.substr(colon + 1) +
+           ", template: {spec: {containers: [{name: tensorflow, image: tf}]}}}\n";
+  }
+  return out;
+}
+
+TEST_F(TensorflowPlugin, ClusterKeysComeInTheOrderPsWorkerChiefEvaluator) {
+  // Tasks declared in the opposite order; the keys still follow ps, worker, chief, evaluator.
+  ASSERT_TRUE(h_.submit(tasksJob({"evaluator:1", "chief:1", "worker:2", "ps:1"})));
+  const std::string cluster =
+      R"({"cluster":{"ps":["tf-ps-0.tf:2222"],"worker":["tf-worker-0.tf:2222","tf-worker-1.tf:2222"],)"
+      R"("chief":["tf-chief-0.tf:2222"],"evaluator":["tf-evaluator-0.tf:2222"]},)";
+  EXPECT_EQ(h_.pod("tf-chief-0").env("TF_CONFIG"), cluster + R"("task":{"type":"chief","index":0}})");
+  EXPECT_EQ(h_.pod("tf-evaluator-0").env("TF_CONFIG"), cluster + R"("task":{"type":"evaluator","index":0}})");
+  EXPECT_EQ(h_.pod("tf-worker-1").env("TF_CONFIG"), cluster + R"("task":{"type":"worker","index":1}})");
+}
+
+TEST_F(TensorflowPlugin, EmptyRolesAreOmitted) {
+  // chief has no replicas and evaluator no task: neither key appears; no empty list is written.
+  ASSERT_TRUE(h_.submit(tasksJob({"ps:1", "chief:0", "worker:1"})));
+  EXPECT_EQ(h_.pod("tf-worker-0").env("TF_CONFIG"),
+            R"({"cluster":{"ps":["tf-ps-0.tf:2222"],"worker":["tf-worker-0.tf:2222"]},)"
+            R"("task":{"type":"worker","index":0}})");
+}
+
+TEST_F(TensorflowPlugin, AllFourRoleFlagsRenameTheirTasks) {
+  ASSERT_TRUE(h_.submit(tasksJob({"server:1", "trainer:1", "boss:1", "judge:1"},
+                                 R"(["--ps=server", "--worker=trainer", "--chief=boss", "--evaluator=judge"])")));
+  const std::string cluster =
+      R"({"cluster":{"ps":["tf-server-0.tf:2222"],"worker":["tf-trainer-0.tf:2222"],"chief":["tf-boss-0.tf:2222"],)"
+      R"("evaluator":["tf-judge-0.tf:2222"]},)";
+  EXPECT_EQ(h_.pod("tf-server-0").env("TF_CONFIG"), cluster + R"("task":{"type":"ps","index":0}})");
+  EXPECT_EQ(h_.pod("tf-trainer-0").env("TF_CONFIG"), cluster + R"("task":{"type":"worker","index":0}})");
+  EXPECT_EQ(h_.pod("tf-boss-0").env("TF_CONFIG"), cluster + R"("task":{"type":"chief","index":0}})");
+  EXPECT_EQ(h_.pod("tf-judge-0").env("TF_CONFIG"), cluster + R"("task":{"type":"evaluator","index":0}})");
+}
+
+TEST_F(TensorflowPlugin, ARenamedRoleNoLongerMatchesItsDefaultName) {
+  // --chief=boss: a task still called "chief" is an unknown task now (raw type, not in the cluster).
+  ASSERT_TRUE(h_.submit(tasksJob({"ps:1", "chief:1"}, R"(["--chief=boss"])")));
+  EXPECT_EQ(h_.pod("tf-chief-0").env("TF_CONFIG"),
+            R"({"cluster":{"ps":["tf-ps-0.tf:2222"]},"task":{"type":"chief","index":0}})");
+}
+
+TEST_F(TensorflowPlugin, CollidingRoleFlagsResolveLikeVolcano) {
+  // Volcano files a task's hosts by testing ps, worker, chief, evaluator, but types a pod by testing
+  // chief, worker, ps, evaluator: with --chief=worker the worker pods say "chief" under "worker".
+  ASSERT_TRUE(h_.submit(tasksJob({"ps:1", "worker:1"}, R"(["--chief=worker"])")));
+  EXPECT_EQ(h_.pod("tf-worker-0").env("TF_CONFIG"),
+            R"({"cluster":{"ps":["tf-ps-0.tf:2222"],"worker":["tf-worker-0.tf:2222"]},)"
+            R"("task":{"type":"chief","index":0}})");
+}
+
+TEST_F(TensorflowPlugin, OnlyExactlyOneTaskWithOneReplicaIsSkipped) {
+  ASSERT_TRUE(h_.submit(tasksJob({"worker:2"})));
+  EXPECT_EQ(h_.pod("tf-worker-1").env("TF_CONFIG"),
+            R"({"cluster":{"worker":["tf-worker-0.tf:2222","tf-worker-1.tf:2222"]},"task":{"type":"worker","index":1}})");
+  Harness twoTasks(plugins(sharedObject(TF_PLUGIN_FILE)));
+  ASSERT_TRUE(twoTasks.submit(tasksJob({"ps:1", "worker:1"})));
+  EXPECT_EQ(twoTasks.pod("tf-ps-0").env("TF_CONFIG"),
+            R"({"cluster":{"ps":["tf-ps-0.tf:2222"],"worker":["tf-worker-0.tf:2222"]},"task":{"type":"ps","index":0}})");
+}
+
+TEST_F(TensorflowPlugin, IndexIsThePodNameSuffixEvenWithDashesInNames) {
+  ASSERT_TRUE(h_.submit(tasksJob({"ps:1", "worker:3"}, "[]", "my-tf-job")));
+  EXPECT_EQ(h_.pod("my-tf-job-worker-2").env("TF_CONFIG"),
+            R"({"cluster":{"ps":["my-tf-job-ps-0.my-tf-job:2222"],"worker":["my-tf-job-worker-0.my-tf-job:2222",)"
+            R"("my-tf-job-worker-1.my-tf-job:2222","my-tf-job-worker-2.my-tf-job:2222"]},)"
+            R"("task":{"type":"worker","index":2}})");
+}
+
+TEST_F(TensorflowPlugin, TheJobsPortFlagOverridesTheConfigDefault) {
+  Harness h(plugins(sharedObject(TF_PLUGIN_FILE, {"--port=1111"})));
+  ASSERT_TRUE(h.ok()) << h.loadError();
+  ASSERT_TRUE(h.submit(tasksJob({"ps:1", "worker:1"})));
+  EXPECT_EQ(h.pod("tf-ps-0").env("TF_CONFIG"),
+            R"({"cluster":{"ps":["tf-ps-0.tf:1111"],"worker":["tf-worker-0.tf:1111"]},"task":{"type":"ps","index":0}})");
+  Harness h2(plugins(sharedObject(TF_PLUGIN_FILE, {"--port=1111"})));
+  ASSERT_TRUE(h2.submit(tasksJob({"ps:1", "worker:1"}, R"(["--port=3333"])")));
+  EXPECT_EQ(h2.pod("tf-ps-0").env("TF_CONFIG"),
+            R"({"cluster":{"ps":["tf-ps-0.tf:3333"],"worker":["tf-worker-0.tf:3333"]},"task":{"type":"ps","index":0}})");
+}
+
+TEST_F(TensorflowPlugin, ABadConfigArgFailsTheLoad) {
+  Harness h(plugins(sharedObject(TF_PLUGIN_FILE, {"--port=many"})));
+  ASSERT_FALSE(h.ok());
+  EXPECT_NE(h.loadError().find("plugin \"tensorflow\" rejected its config args: plugin tensorflow: invalid value "
+                               "\"many\" for flag -port: parse error"),
+            std::string::npos)
+      << h.loadError();
 }
 
 TEST_F(TensorflowPlugin, UnknownFlagIsAnAdmissionError) {

@@ -18,9 +18,12 @@ namespace jobhost {
 /// spec.plugins[<name>] entries, in Go `flag` syntax (parse them with FlagSet, flags.h).
 using PluginArgs = std::vector<std::string>;
 
-/// Threading for every interface below: calls for one job are never concurrent (one worker owns a
-/// job), but calls for different jobs may run at the same time on different threads, so a plugin
-/// keeps no mutable state outside the objects passed to it unless it synchronises it.
+/// Threading for every interface below: JobHooks and Status run on the job's worker, so two hook
+/// calls for one job never overlap; Validation and the pipeline points run on the thread that
+/// submits or updates the job (the pipeline also on the worker when the host re-runs it), so a
+/// pipeline call for an update may overlap a hook call of the same job (no object is shared).
+/// Calls for different jobs run at the same time on different threads, so a plugin keeps no
+/// mutable state outside the objects passed to it unless it synchronises it.
 /// Errors: return Status::error("what is wrong and how to fix it"). Never let an exception escape;
 /// JOBHOST_PLUGIN wraps every call in a barrier that turns one into an error naming the call.
 
@@ -74,8 +77,9 @@ class ComponentBuildPlugin {
   virtual Status build(const RuntimeInfo& info, const PluginArgs& args, Components& out) = 0;
 };
 
-/// After every sync of a job the (single) Status plugin may adjust the status. On error the host
-/// logs it and keeps the status it computed.
+/// Each time the controller writes a job's status (the job becomes Pending, a sync changes its
+/// phase or pod counts, a kill) the (single) Status plugin may adjust the status before it is
+/// stored. On error the host logs it and keeps the status it computed.
 class StatusPlugin {
  public:
   virtual ~StatusPlugin() = default;

@@ -2,6 +2,8 @@
 // flags reported at admission, OnJobDelete undoing OnJobAdd — one call on a loaded Harness.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,7 +33,13 @@ struct ConformanceReport {
 /// hookCalls(). Does not need (nor disturb) a submitted job.
 JOBHOST_TESTING_API ConformanceReport checkConformance(Harness& harness, std::string_view jobYaml);
 
-/// checkConformance, each failure reported with GoogleTest's ADD_FAILURE(). Returns report.ok().
-JOBHOST_TESTING_API bool runConformance(Harness& harness, std::string_view jobYaml);
+/// checkConformance, each failure reported with GoogleTest's ADD_FAILURE() in the calling test (so
+/// the test fails even when the return value is ignored). Returns report.ok(). Inline on purpose:
+/// libjobhost_testing.so does not contain GoogleTest, so the failures reach the test binary's own.
+inline bool runConformance(Harness& harness, std::string_view jobYaml) {
+  const ConformanceReport report = checkConformance(harness, jobYaml);
+  for (const auto& failure : report.failures) ADD_FAILURE() << "conformance: " << failure;
+  return report.ok();
+}
 
 }  // namespace jobhost::testing

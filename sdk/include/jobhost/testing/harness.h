@@ -29,11 +29,39 @@ struct PluginSource {
 };
 /// A plugin .so loaded through the production loader (dlopen, descriptor and ABI checks).
 JOBHOST_TESTING_API PluginSource sharedObject(std::string path, std::vector<std::string> args = {});
-/// libjobhost_<name>.so searched along the config snippet's pluginPath, else $JOBHOST_PLUGIN_PATH,
-/// else <test binary>/../lib/jobhost/plugins (the build tree and install layout).
+/// libjobhost_<name>.so searched like the host searches: along $JOBHOST_PLUGIN_PATH when it is set,
+/// else the config snippet's pluginPath, else <test binary>/../lib/jobhost/plugins (the build tree
+/// and install layout).
 JOBHOST_TESTING_API PluginSource shipped(std::string name, std::vector<std::string> args = {});
-/// A plugin compiled into the test (its <target>_static library): same checks, no dlopen.
+/// A plugin compiled into the test (its <target>_static library, whose entry
+/// JOBHOST_DECLARE_STATIC_PLUGIN(<name>) declares): same descriptor checks and create(), no dlopen.
 JOBHOST_TESTING_API PluginSource inProcess(jobhost_plugin_entry_fn entry, std::vector<std::string> args = {});
+
+/// A plugin name (or version) given as a template argument: inProcess<MyPlugin, "my">().
+template <size_t N>
+struct FixedName {
+  char text[N];
+  constexpr FixedName(const char (&s)[N]) {  // NOLINT: implicit on purpose
+    for (size_t i = 0; i < N; ++i) text[i] = s[i];
+  }
+};
+
+namespace detail {
+/// The descriptor JOBHOST_PLUGIN would build for T, as an in-process entry.
+template <class T, FixedName Name, FixedName Version>
+const jobhost_plugin_descriptor* factoryEntry() {
+  JOBHOST_PLUGIN_DESCRIPTOR_BODY(T, Name.text, Version.text)
+}
+}  // namespace detail
+
+/// A plugin class from the test itself (no JOBHOST_PLUGIN, no separate library): the factory is
+/// the one JOBHOST_PLUGIN(T, Name, Version) would export, with its exception barrier, capability
+/// bits and optional T::configure, and it passes the same loader checks as inProcess(entry).
+/// For unit tests of a plugin class, or of small stand-in plugins next to the one under test.
+template <class T, FixedName Name, FixedName Version = "0.0.0">
+PluginSource inProcess(std::vector<std::string> args = {}) {
+  return inProcess(&detail::factoryEntry<T, Name, Version>, std::move(args));
+}
 
 /// How one incarnation of a simulated pod behaves once bound to a node.
 struct PodScript {

@@ -27,7 +27,7 @@ class JOBHOST_TESTING_API PodView {
   /// The literal value of env var `var`, or nullopt when the container has no such variable.
   std::optional<std::string> env(std::string_view var, std::string_view container = {}) const;
   /// "NAME=value" (or "NAME<-configMap:<cm>/<key>", "NAME<-secret:<s>/<key>",
-  /// "NAME<-field:<path>") for every env var of the container, in order.
+  /// "NAME<-field:<path>", "NAME<-resource:<resource>") for every env var of the container, in order.
   std::vector<std::string> envList(std::string_view container = {}) const;
   const Volume* volume(std::string_view name) const;  // nullptr when absent
   const VolumeMount* mount(std::string_view mountPath, std::string_view container = {}) const;
