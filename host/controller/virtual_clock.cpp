@@ -25,7 +25,8 @@ size_t VirtualClock::advanceTo(TimeMs t) {
     {
       std::lock_guard lock(mutex_);
       if (timers_.empty() || timers_.top().due > t) break;
-      timer = timers_.top();
+      // Moved out of the heap top (its due/seq, which order the heap, stay intact) just before pop.
+      timer = std::move(const_cast<Timer&>(timers_.top()));
       timers_.pop();
       if (timer.due > now_.load()) now_.store(timer.due);
     }
