@@ -4,12 +4,19 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "host/common/expected.h"
 #include "jobhost/extension_points.h"
 #include "jobhost/job.h"
 
 namespace jobhost {
+
+/// One pod to build: `<job>-<tasks[taskIndex].name>-<podIndex>`.
+struct PodSlot {
+  size_t taskIndex = 0;
+  int32_t podIndex = 0;
+};
 
 /// Implemented by host/plugin (real plugins from .so files) and by test fakes. Calls for one job
 /// come from that job's worker only; calls for different jobs may be concurrent.
@@ -24,9 +31,16 @@ class JobPlugins {
   /// Drops what prepare() kept for the job with this UID.
   virtual void forget(const std::string& jobUid) = 0;
 
-  /// Pod `<job>-<task>-<index>` as createJobPod builds it (§6.1) from the prepared pod set, after
-  /// every active plugin's onPodCreate ran on it. An error aborts the sync (names the plugin).
-  virtual Expected<Pod> makePod(const Job& job, size_t taskIndex, int32_t podIndex) = 0;
+  /// The pods of `slots`, in order, each as createJobPod builds it (§6.1) from the prepared pod
+  /// set, after every active plugin's onPodCreate ran on it (pod by pod, plugins in config order;
+  /// one deadline guard for the whole batch). The first error aborts the batch (names the plugin).
+  virtual Expected<std::vector<Pod>> makePods(const Job& job, const std::vector<PodSlot>& slots) = 0;
+  /// makePods of one slot.
+  Expected<Pod> makePod(const Job& job, size_t taskIndex, int32_t podIndex) {
+    auto pods = makePods(job, {PodSlot{taskIndex, podIndex}});
+    if (!pods) return Expected<Pod>::failure(pods.error());
+    return std::move(pods->front());
+  }
   /// The job's PodGroup (§6.2, minResources §6.3) after PodGroupPolicy plugins.
   virtual Expected<PodGroup> makePodGroup(const Job& job) = 0;
 

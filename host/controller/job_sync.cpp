@@ -195,6 +195,7 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
   next.version = job.status.version;
   next.retryCount = job.status.retryCount;
   next.minAvailable = job.spec.minAvailable;
+  std::vector<PodSlot> missing;
   std::vector<std::pair<size_t, Pod>> toCreate;
   std::vector<const std::string*> toDelete;
   for (size_t i = 0; i < job.spec.tasks.size(); ++i) {
@@ -209,11 +210,12 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
     for (const auto& name : counts.outOfSync) toDelete.push_back(&name);
     for (const auto& name : counts.unexpected) toDelete.push_back(&name);
     if (counts.missing.empty() || !dependsOnSatisfied(entry, i)) continue;
-    for (int32_t index : counts.missing) {
-      Expected<Pod> pod = plugins_.makePod(job, i, index);
-      if (!pod) return fail(pod.status());
-      toCreate.emplace_back(i, std::move(*pod));
-    }
+    for (int32_t index : counts.missing) missing.push_back(PodSlot{i, index});
+  }
+  if (!missing.empty()) {  // every pod of this round built at once: one plugin deadline guard
+    Expected<std::vector<Pod>> built = plugins_.makePods(job, missing);
+    if (!built) return fail(built.status());
+    for (size_t k = 0; k < missing.size(); ++k) toCreate.emplace_back(missing[k].taskIndex, std::move((*built)[k]));
   }
   int creationErrors = 0;
   std::string creationMessage;

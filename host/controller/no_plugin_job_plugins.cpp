@@ -9,9 +9,14 @@ namespace jobhost {
 Status NoPluginJobPlugins::prepare(const Job&) { return Status::ok(); }
 void NoPluginJobPlugins::forget(const std::string&) {}
 
-Expected<Pod> NoPluginJobPlugins::makePod(const Job& job, size_t taskIndex, int32_t podIndex) {
-  if (taskIndex >= job.spec.tasks.size()) return Expected<Pod>::failure("task index out of range");
-  return buildPod(job, job.spec.tasks[taskIndex], podIndex);
+Expected<std::vector<Pod>> NoPluginJobPlugins::makePods(const Job& job, const std::vector<PodSlot>& slots) {
+  std::vector<Pod> pods;
+  pods.reserve(slots.size());
+  for (const PodSlot& s : slots) {
+    if (s.taskIndex >= job.spec.tasks.size()) return Expected<std::vector<Pod>>::failure("task index out of range");
+    pods.push_back(buildPod(job, job.spec.tasks[s.taskIndex], s.podIndex));
+  }
+  return pods;
 }
 
 Expected<PodGroup> NoPluginJobPlugins::makePodGroup(const Job& job) { return buildPodGroup(job, priorityClasses_); }

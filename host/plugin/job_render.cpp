@@ -40,13 +40,12 @@ Expected<RenderedJob> renderJob(PluginJobPlugins& plugins, Job job) {
   auto pg = plugins.makePodGroup(started);
   if (!pg) return Expected<RenderedJob>::failure(pg.error());
   out.podGroup = std::move(*pg);
-  for (size_t t = 0; t < started.spec.tasks.size(); ++t) {
-    for (int32_t i = 0; i < started.spec.tasks[t].replicas; ++i) {
-      auto pod = plugins.makePod(started, t, i);
-      if (!pod) return Expected<RenderedJob>::failure(pod.error());
-      out.pods.push_back(std::move(*pod));
-    }
-  }
+  std::vector<PodSlot> slots;
+  for (size_t t = 0; t < started.spec.tasks.size(); ++t)
+    for (int32_t i = 0; i < started.spec.tasks[t].replicas; ++i) slots.push_back(PodSlot{t, i});
+  auto pods = plugins.makePods(started, slots);
+  if (!pods) return Expected<RenderedJob>::failure(pods.error());
+  out.pods = std::move(*pods);
   out.job = std::move(job);
   return out;
 }

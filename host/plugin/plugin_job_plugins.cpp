@@ -72,28 +72,41 @@ Expected<std::shared_ptr<const PipelineResult>> PluginJobPlugins::prepared(const
   return (*p)->result;
 }
 
-Expected<Pod> PluginJobPlugins::makePod(const Job& job, size_t taskIndex, int32_t podIndex) {
+Expected<std::vector<Pod>> PluginJobPlugins::makePods(const Job& job, const std::vector<PodSlot>& slots) {
+  using Result = Expected<std::vector<Pod>>;
   auto p = lookup(job);
-  if (!p) return Expected<Pod>::failure(p.error());
+  if (!p) return Result::failure(p.error());
   const PipelineResult& r = *(*p)->result;
-  const PodSet* set = taskIndex < r.info->podSets.size() ? &r.info->podSets[taskIndex] : nullptr;
-  Pod pod = buildPod(job, job.spec.tasks.at(taskIndex), podIndex, set, &r.info->scheduler);
-  if ((*p)->hooks.empty()) return pod;
+  std::vector<Pod> pods;
+  pods.reserve(slots.size());
+  for (const PodSlot& s : slots) {
+    if (s.taskIndex >= job.spec.tasks.size()) return Result::failure("task index out of range");
+    const PodSet* set = s.taskIndex < r.info->podSets.size() ? &r.info->podSets[s.taskIndex] : nullptr;
+    pods.push_back(buildPod(job, job.spec.tasks[s.taskIndex], s.podIndex, set, &r.info->scheduler));
+  }
+  if ((*p)->hooks.empty()) return pods;
   auto controlled = job.status.controlledResources;  // onPodCreate must not change the job
-  EnvLedger ledger;
-  const std::string scope = "pod " + pod.metadata.name;
+  std::string conflict;
   Status st = callPluginsTogether((*p)->anyDeadline, [&] {
-    for (const auto& a : (*p)->hooks) {
-      ledger.setActor(a.plugin->names[0]);
-      HookContext ctx(job, controlled, a.args, r.builtBy(a.plugin), *r.info, nullptr, ledger, scope);
-      Status one = guarded(a, "OnPodCreate", [&] { return a.plugin->loaded.instance->jobHooks()->onPodCreate(ctx, pod); });
-      if (!one) return one;
+    for (Pod& pod : pods) {
+      EnvLedger ledger;
+      const std::string scope = "pod " + pod.metadata.name;
+      for (const auto& a : (*p)->hooks) {
+        ledger.setActor(a.plugin->names[0]);
+        HookContext ctx(job, controlled, a.args, r.builtBy(a.plugin), *r.info, nullptr, ledger, scope);
+        Status one = guarded(a, "OnPodCreate", [&] { return a.plugin->loaded.instance->jobHooks()->onPodCreate(ctx, pod); });
+        if (!one) return one;
+      }
+      if (!ledger.conflicts().empty()) {
+        conflict = ledger.conflicts()[0];
+        return Status::ok();
+      }
     }
     return Status::ok();
   });
-  if (!st) return Expected<Pod>::failure(st.message());
-  if (!ledger.conflicts().empty()) return Expected<Pod>::failure("env conflict: " + ledger.conflicts()[0]);
-  return pod;
+  if (!st) return Result::failure(st.message());
+  if (!conflict.empty()) return Result::failure("env conflict: " + conflict);
+  return pods;
 }
 
 Expected<PodGroup> PluginJobPlugins::makePodGroup(const Job& job) {
