@@ -57,7 +57,7 @@ def check(what, command, pattern, get, unit, target, test):
     if v is None:
         row(what, command, why, target, "missing")
     else:
-        row(what, command, fmt(v, unit), target, "pass" if test(v) else "**miss**")
+        row(what, command, fmt(v, unit), target, "-" if target == "-" else "pass" if test(v) else "**miss**")
     return v
 
 def ratio(what, command, num, den, target, test, note=""):
@@ -66,7 +66,7 @@ def ratio(what, command, num, den, target, test, note=""):
         row(what, command, wa or wb or "missing", target, "missing")
         return
     r = a / b
-    row(what, command, f"{r:.3f}{note}", target, "pass" if test(r) else "**miss**")
+    row(what, command, f"{r:.3f}{note}", target, "-" if target == "-" else "pass" if test(r) else "**miss**")
 
 ms = lambda b: seconds(b) * 1e3
 B = lambda name: f"{build}/bin/{name}"
@@ -75,15 +75,15 @@ check("render: 1 master + 256 workers, pytorch/env/svc/coscheduling from .so", B
 check("render: the same with ssh (RSA-2048 keygen per job)", B("render_bench"),
       r"BM_Render257PodPytorchJob/ssh:1", ms, "ms", "-", lambda v: True)
 ips = lambda b: b["items_per_second"]
-so = value(r"BM_PipelineJob/static:0/deadline:1", ips)
-st = value(r"BM_PipelineJob/static:1/deadline:1", ips)
+so = value(r"BM_PipelineJob/static:0/deadline:1(/.*)?", ips)
+st = value(r"BM_PipelineJob/static:1/deadline:1(/.*)?", ips)
 for label, pat in [("plugins from .so", "static:0/deadline:1"), ("plugins linked in", "static:1/deadline:1"),
                    ("from .so, pluginCallTimeout 0", "static:0/deadline:0")]:
     check(f"pipeline: 65-pod pytorch job, six plugins, {label}", B("pipeline_bench"),
-          rf"BM_PipelineJob/{pat}", ips, "jobs/s", "-", lambda v: True)
+          rf"BM_PipelineJob/{pat}(/.*)?", ips, "jobs/s", "-", lambda v: True)
 ratio("pipeline: throughput .so / static", B("pipeline_bench"), so, st, ">= 0.95", lambda r: r >= 0.95)
 ratio("pipeline: throughput deadline on / off (.so)", B("pipeline_bench"), so,
-      value(r"BM_PipelineJob/static:0/deadline:0", ips), "-", lambda r: True)
+      value(r"BM_PipelineJob/static:0/deadline:0(/.*)?", ips), "-", lambda r: True)
 jps = lambda b: b["jobs/s"]
 check("controller: 10,000 jobs x 8 pods, 2 workers, no plugins", B("controller_bench"),
       r"BM_ManyJobsToCompletion/jobs:10000/plugins:0(/.*)?", jps, "jobs/s", ">= 20,000", lambda v: v >= 20000)
