@@ -100,13 +100,18 @@ ratio("controller: cost per pod at 10,000 / at 10", B("controller_bench"),
       value(r"BM_OneJobCostPerPod/10000(/.*)?", perpod), p10, "<= 2", lambda r: r <= 2)
 check("controller: memory per cached pod", B("controller_bench"),
       r"BM_ControllerMemoryPerCachedPod.*", lambda b: b["bytes/pod"], "bytes", "<= 2,048", lambda v: v <= 2048)
-local = value(r"BM_LocalJob64(/.*)?", ms)
 direct = value(r"BM_DirectSpawn64(/.*)?", ms)
-check("local: 64-pod `true` job, submit to Completed (isolation none)", B("local_bench"),
-      r"BM_LocalJob64(/.*)?", ms, "ms", "-", lambda v: True)
-check("local: the same with bwrap", B("local_bench"), r"BM_LocalJob64Bwrap(/.*)?", ms, "ms", "-", lambda v: True)
+for label, name in [("default isolation (auto: native here)", "BM_LocalJob64"), ("isolation none", "BM_LocalJob64None"),
+                    ("isolation bwrap", "BM_LocalJob64Bwrap")]:
+    check(f"local: 64-pod `true` job, submit to Completed, {label}", B("local_bench"), rf"{name}(/.*)?", ms, "ms",
+          "-", lambda v: True)
 check("local: 64 direct spawns of `true`", B("local_bench"), r"BM_DirectSpawn64(/.*)?", ms, "ms", "-", lambda v: True)
-ratio("local: job / direct spawn", B("local_bench"), local, direct, "<= 1.5", lambda r: r <= 1.5)
+check("local: 64 native containers of `true`, no controller", B("local_bench"), r"BM_NativeSpawn64(/.*)?", ms, "ms",
+      "-", lambda v: True)
+ratio("local: job (default isolation) / direct spawn", B("local_bench"), value(r"BM_LocalJob64(/.*)?", ms), direct,
+      "<= 1.5", lambda r: r <= 1.5)
+ratio("local: job (isolation none) / direct spawn", B("local_bench"), value(r"BM_LocalJob64None(/.*)?", ms), direct,
+      "<= 1.5", lambda r: r <= 1.5)
 check("local: `mpirun -np 64 --oversubscribe true`", B("local_bench"), r"BM_Mpirun64(/.*)?", ms, "ms", "-",
       lambda v: True)
 

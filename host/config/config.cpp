@@ -163,8 +163,9 @@ bool parseBackend(Parser& p, const Value& v, const std::string& path, HostConfig
         ok = p.integer(it->value, kp, 0, 3600, n), c.local.gracePeriodSeconds = static_cast<int>(n);
       else if (key == "isolation") {
         ok = p.string(it->value, kp, c.local.isolation);
-        if (ok && c.local.isolation != "auto" && c.local.isolation != "bwrap" && c.local.isolation != "none")
-          ok = (p.fail(kp, "must be \"auto\", \"bwrap\" or \"none\""), false);
+        const std::string& iso = c.local.isolation;
+        if (ok && iso != "auto" && iso != "native" && iso != "bwrap" && iso != "none")
+          ok = (p.fail(kp, "must be \"auto\", \"native\", \"bwrap\" or \"none\""), false);
       }
       if (!ok) return false;
     }

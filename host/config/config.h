@@ -56,7 +56,7 @@ struct LocalBackendConfig {
   std::optional<Quantity> memory;
   std::optional<int64_t> gpu;
   int gracePeriodSeconds = 5;
-  std::string isolation = "auto";  // auto | bwrap | none
+  std::string isolation = "auto";  // auto (native, else bwrap, else none) | native | bwrap | none
 };
 
 struct SimBackendConfig {

@@ -239,7 +239,7 @@ TEST_P(FaultInjectionTest, APortCollisionFailsThePodAndTheJobNotTheHost) {
   EXPECT_EQ(controller_->getJob("test", "port")->status.state.phase, JobPhase::Failed);
 }
 
-INSTANTIATE_TEST_SUITE_P(Isolation, FaultInjectionTest, ::testing::Values("bwrap", "none"));
+INSTANTIATE_TEST_SUITE_P(Isolation, FaultInjectionTest, ::testing::Values("native", "bwrap", "none"));
 
 }  // namespace
 }  // namespace jobhost

@@ -1,92 +1,21 @@
-// LocalBackend with real processes: phases and exit codes, init containers, restarts in place,
-// TERM then KILL on deletion, gang admission and queueing, scheduleTimeoutSeconds, sandbox files
-// and host names inside bwrap, readiness probes. Waits on events, never on time.
+// LocalBackend with real processes under each isolation mode: phases and exit codes, init
+// containers, restarts in place, TERM then KILL on deletion, gang admission and queueing,
+// scheduleTimeoutSeconds (reported by an event), readiness probes. Waits on events, never on time.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
 
-#include <condition_variable>
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <functional>
-#include <mutex>
-#include <sstream>
 
 #include "host/cluster/local/local_backend.h"
-#include "jobhost/job.h"
+#include "tests/local/backend_events.h"
 
 namespace jobhost {
 namespace {
 
 namespace fs = std::filesystem;
-constexpr auto kPatience = std::chrono::seconds(90);
-
-class Recorder final : public ClusterListener {
- public:
-  void onClusterEvents(std::span<const ClusterEvent> events) override {
-    std::lock_guard lock(mutex_);
-    for (const auto& e : events) events_.push_back(e);
-    changed_.notify_all();
-  }
-  bool waitFor(const std::function<bool(const std::vector<ClusterEvent>&)>& done) {
-    std::unique_lock lock(mutex_);
-    return changed_.wait_for(lock, kPatience, [&] { return done(events_); });
-  }
-  std::vector<ClusterEvent> events() {
-    std::lock_guard lock(mutex_);
-    return events_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::vector<ClusterEvent> events_;
-};
-
-std::optional<PodState> lastState(const std::vector<ClusterEvent>& events, const std::string& pod) {
-  std::optional<PodState> out;
-  for (const auto& e : events)
-    if (e.pod.object && e.pod.name() == pod && e.type != ClusterEvent::Type::PodGroupUpdated) out = e.pod;
-  return out;
-}
-
-bool podIs(const std::vector<ClusterEvent>& events, const std::string& pod, PodPhase phase) {
-  auto s = lastState(events, pod);
-  return s && s->status.phase == phase;
-}
-
-bool deleted(const std::vector<ClusterEvent>& events, const std::string& pod) {
-  for (const auto& e : events)
-    if (e.type == ClusterEvent::Type::PodDeleted && e.pod.name() == pod) return true;
-  return false;
-}
-
-Container shell(const std::string& name, const std::string& script) {
-  Container c;
-  c.name = name;
-  c.command = {"sh", "-c", script};
-  return c;
-}
-
-Pod makePod(const std::string& name, std::vector<Container> containers, const std::string& restartPolicy = "Never",
-            const std::string& group = "") {
-  Pod pod;
-  pod.metadata.name = name;
-  pod.metadata.namespace_ = "test";
-  pod.metadata.annotations[std::string(keys::JobName)] = "tjob";
-  if (!group.empty()) pod.metadata.annotations[std::string(keys::GroupName)] = group;
-  pod.spec.containers = std::move(containers);
-  pod.spec.restartPolicy = restartPolicy;
-  pod.spec.subdomain = "tjob";
-  return pod;
-}
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using namespace testing_local;
 
 class LocalBackendTest : public ::testing::TestWithParam<std::string> {
  protected:
@@ -106,9 +35,7 @@ class LocalBackendTest : public ::testing::TestWithParam<std::string> {
     ASSERT_TRUE(b) << b.error();
     backend_ = std::move(*b);
     backend_->setListener(&recorder_);
-    if (GetParam() == "bwrap") {
-      ASSERT_EQ(backend_->isolation(), local::Isolation::Bwrap);
-    }
+    ASSERT_EQ(local::toString(backend_->isolation()), GetParam());
   }
   void TearDown() override {
     backend_.reset();
@@ -184,17 +111,12 @@ TEST_P(LocalBackendTest, OnFailureRestartsInPlaceAndCountsRestarts) {
     if (e.pod.object && e.pod.name() == "flaky" && e.pod.status.phase == PodPhase::Failed) ADD_FAILURE();
 }
 
-// Ready (an exec readinessProbe, run inside the container's namespaces under bwrap) once the
+// Ready (an exec readinessProbe, run inside the container's namespaces when isolated) once the
 // script has set its trap.
 Container readyWhenUp(const std::string& script) {
   Container c = shell("main", script);
   c.unknown = {{"readinessProbe", R"({"exec":{"command":["sh","-c","test -e \"$JOBHOST_SANDBOX/up\""]},"periodSeconds":1})"}};
   return c;
-}
-
-bool ready(const std::vector<ClusterEvent>& events, const std::string& pod) {
-  auto s = lastState(events, pod);
-  return s && !s->status.containerStatuses.empty() && s->status.containerStatuses[0].ready;
 }
 
 TEST_P(LocalBackendTest, DeletionSendsTermThenKillAfterTheGracePeriod) {
@@ -263,17 +185,23 @@ TEST_P(LocalBackendTest, AGangNotPlacedInTimeIsReportedUnschedulable) {
   pg.spec.minResources = ResourceList{{"cpu", Quantity::fromMilli(64000)}};
   pg.spec.scheduleTimeoutSeconds = 1;
   ASSERT_TRUE(backend_->createPodGroup(pg).ok());
-  ASSERT_TRUE(recorder_.waitFor([&](auto&) {
-    auto g = backend_->getPodGroup("test", "huge");
-    return g && !g->status.conditions.empty() && g->status.conditions.back().reason == "ScheduleTimeout";
-  }) || backend_->getPodGroup("test", "huge")->status.conditions.back().reason == "ScheduleTimeout");
+  auto timedOut = [](const ClusterEvent& e) {  // a condition-only change: the phase stays Pending
+    return e.type == ClusterEvent::Type::PodGroupUpdated && e.podGroup->metadata.name == "huge" &&
+           !e.podGroup->status.conditions.empty() && e.podGroup->status.conditions.back().reason == "ScheduleTimeout";
+  };
+  ASSERT_TRUE(recorder_.waitFor([&](auto& ev) { return std::any_of(ev.begin(), ev.end(), timedOut); }));
+  for (const auto& e : recorder_.events())
+    if (timedOut(e)) {
+      EXPECT_EQ(e.oldPodGroupPhase, "Pending");
+      EXPECT_EQ(e.podGroup->status.phase, "Pending");
+    }
   const auto g = backend_->getPodGroup("test", "huge");
   EXPECT_EQ(g->status.phase, "Pending");
   EXPECT_EQ(g->status.conditions.back().type, "Unschedulable");
   EXPECT_EQ(g->status.conditions.back().status, "True");
 }
 
-INSTANTIATE_TEST_SUITE_P(Isolation, LocalBackendTest, ::testing::Values("bwrap", "none"));
+INSTANTIATE_TEST_SUITE_P(Isolation, LocalBackendTest, ::testing::Values("native", "bwrap", "none"));
 
 }  // namespace
 }  // namespace jobhost

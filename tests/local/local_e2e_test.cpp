@@ -117,7 +117,10 @@ TEST_F(RunE2E, PytorchRendezvousAgreesOnTheSum) {
                   .find("rank " + std::to_string(i + 1) + "/3: allreduce sum = 6 (expected 6) OK"),
               std::string::npos)
         << output();
-  EXPECT_NE(readFile(dir_ / "stdout").find("Completed"), std::string::npos);
+  const std::string summary = readFile(dir_ / "stdout");
+  EXPECT_NE(summary.find("job default/local-pytorch ended Completed"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("task master: pods succeeded 1, failed 0, restarts 0"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("task worker: pods succeeded 2, failed 0, restarts 0"), std::string::npos) << summary;
 }
 
 TEST_F(RunE2E, MpiAllreduceOverSsh) {

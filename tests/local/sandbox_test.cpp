@@ -1,5 +1,5 @@
 // Unit tests of the pod sandbox: ConfigMap/Secret materialisation and file modes, subPath mounts,
-// the per-job hosts file, loopback address allocation and the bwrap command line.
+// the per-job hosts file, loopback address allocation, the mount plan and the bwrap command line.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,9 +9,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "host/cluster/local/bwrap.h"
 #include "host/cluster/local/hosts_file.h"
-#include "host/cluster/local/isolation.h"
 #include "host/cluster/local/loopback.h"
+#include "host/cluster/local/mount_plan.h"
 #include "host/cluster/local/sandbox.h"
 
 namespace jobhost::local {
@@ -194,6 +195,41 @@ TEST(Isolation, MissingMountPointsAreShadowedNotCreated) {
   EXPECT_TRUE(has({"--chdir", "/work"}));
   EXPECT_EQ(args.back(), "--");
   EXPECT_FALSE(fs::exists(missing));
+}
+
+TEST(MountPlan, MissingTargetsGetTheirDeepestExistingAncestorShadowed) {
+  const std::string etc = "/etc/jobhost-test-missing-" + std::to_string(::getpid());
+  const std::string top = "/jobhost-test-missing-" + std::to_string(::getpid());
+  ContainerSandbox sb{"h", "/tmp/hosts", "", {{"/tmp/a", top + "/x", false}, {"/tmp/b", etc, true}, {"/tmp", "/tmp", false}}, ""};
+  const auto steps = planMounts(sb);
+  auto find = [&](MountStep::Kind kind, const std::string& target) {
+    for (const auto& s : steps)
+      if (s.kind == kind && s.target == target) return &s;
+    return static_cast<const MountStep*>(nullptr);
+  };
+  ASSERT_FALSE(steps.empty());
+  EXPECT_EQ(steps[0].kind, MountStep::Kind::Shadow);  // parents first
+  EXPECT_EQ(steps[0].target, "/");
+  EXPECT_EQ(steps[0].mode, 0755u);
+  const MountStep* etcShadow = find(MountStep::Kind::Shadow, "/etc");
+  ASSERT_NE(etcShadow, nullptr);
+  struct stat st{};
+  ASSERT_EQ(::stat("/etc", &st), 0);
+  EXPECT_EQ(etcShadow->mode, st.st_mode & 07777);
+  EXPECT_EQ(find(MountStep::Kind::Entry, "/etc"), nullptr);  // a shadow rebuilds itself
+  ASSERT_NE(find(MountStep::Kind::Entry, "/etc/passwd"), nullptr);
+  EXPECT_FALSE(find(MountStep::Kind::Entry, "/etc/passwd")->directory);
+  ASSERT_NE(find(MountStep::Kind::Entry, "/usr"), nullptr);
+  EXPECT_TRUE(find(MountStep::Kind::Entry, "/usr")->directory);
+  // Binds last: hosts, then volumes by depth; mount points created only where missing.
+  std::vector<std::pair<std::string, bool>> binds;
+  for (const auto& s : steps)
+    if (s.kind == MountStep::Kind::Bind) binds.emplace_back(s.target, s.createTarget);
+  EXPECT_EQ(binds, (std::vector<std::pair<std::string, bool>>{
+                       {"/etc/hosts", false}, {"/tmp", false}, {top + "/x", true}, {etc, true}}));
+  EXPECT_EQ(steps.back().kind, MountStep::Kind::Bind);
+  EXPECT_TRUE(find(MountStep::Kind::Bind, etc)->readOnly);
+  EXPECT_TRUE(find(MountStep::Kind::Bind, "/tmp")->directory);
 }
 
 }  // namespace

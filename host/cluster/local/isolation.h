@@ -1,35 +1,19 @@
-// How containers are isolated: bubblewrap (a private mount, PID and UTS namespace per container,
-// the host's filesystem bound at / with the pod's files on top) or nothing. The bwrap command line
-// for one container, including "shadow" tmpfs directories that give missing mount points a place
-// without creating anything on the host.
+// How containers are isolated, and which mode a config setting resolves to: native (jobhost's own
+// mount, PID and UTS namespaces; native_container.h), bwrap (bubblewrap; bwrap.h) or none.
 #pragma once
 
 #include <string>
-#include <vector>
 
-#include "host/cluster/local/sandbox.h"
 #include "host/common/expected.h"
 
 namespace jobhost::local {
 
-enum class Isolation { Bwrap, None };
+enum class Isolation { Native, Bwrap, None };
 const char* toString(Isolation isolation);
 
-/// "none" -> None; "bwrap" -> Bwrap, or an error when bwrap cannot run here; "auto" -> Bwrap when
-/// a trial `bwrap ... true` with the namespaces we use succeeds, else None.
+/// "none" -> None; "native" or "bwrap" -> that mode, or an error saying why it cannot run here;
+/// "auto" -> Native when a trial native container runs, else Bwrap when a trial bwrap does, else
+/// None. Each trial runs once per process.
 Expected<Isolation> resolveIsolation(const std::string& setting);
-
-/// What one container's sandbox looks like.
-struct ContainerSandbox {
-  std::string hostname;
-  std::string hostsFile;     // bound read-only at /etc/hosts
-  std::string hostnameFile;  // bound read-only at /etc/hostname
-  std::vector<Mount> mounts;  // the container's volume mounts
-  std::string workingDir;
-};
-
-/// `bwrap [options] --` for one container; the command follows. Pure apart from reading the
-/// host's directories that need shadowing.
-std::vector<std::string> bwrapArgs(const ContainerSandbox& sandbox);
 
 }  // namespace jobhost::local

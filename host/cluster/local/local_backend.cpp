@@ -98,7 +98,7 @@ HostsFile* LocalBackend::hostsFor(const std::string& ns, const std::string& job)
   return &hosts_.emplace(key, std::move(*file)).first->second;
 }
 
-ClusterStatus LocalBackend::createPod(const Pod& pod, PodState* created) {
+ClusterStatus LocalBackend::createPod(Pod pod, PodState* created) {
   std::lock_guard lock(mutex_);
   const std::string& ns = pod.metadata.namespace_;
   const std::string key = objectKey(ns, pod.metadata.name);

@@ -1,6 +1,6 @@
 // LocalBackend: the ClusterBackend of `jobhost run` — pods are real process groups on this machine
-// (bwrap-isolated when available), admitted by a gang scheduler against the machine's capacity,
-// with per-pod sandboxes, loopback addresses and /etc/hosts. See README.md in this folder.
+// (isolated in namespaces when possible), admitted by a gang scheduler against the machine's
+// capacity, with per-pod sandboxes, loopback addresses and /etc/hosts. See README.md in this folder.
 #pragma once
 
 #include <sys/types.h>
@@ -51,7 +51,7 @@ class LocalBackend final : public ClusterBackend {
   ~LocalBackend() override;
 
   void setListener(ClusterListener* listener) override;
-  ClusterStatus createPod(const Pod& pod, PodState* created) override;
+  ClusterStatus createPod(Pod pod, PodState* created) override;
   ClusterStatus deletePod(const std::string& ns, const std::string& name) override;
   ClusterStatus annotatePod(const std::string& ns, const std::string& name, const std::string& key,
                             const std::string& value) override;

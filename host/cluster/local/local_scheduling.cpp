@@ -64,8 +64,7 @@ void LocalBackend::schedulePass() {
       const std::string oldPhase = entry.pg.status.phase;
       entry.pg.status.phase = g.phase;
       entry.pg.status.conditions = g.conditions;
-      if (oldPhase == g.phase) continue;  // conditions alone: visible through getPodGroup, no event
-      ClusterEvent ev;
+      ClusterEvent ev;  // also for conditions alone (the controller acts on phase changes only)
       ev.type = ClusterEvent::Type::PodGroupUpdated;
       ev.oldPodGroupPhase = oldPhase;
       ev.podGroup = std::make_shared<PodGroup>(entry.pg);
@@ -116,7 +115,7 @@ void LocalBackend::startPod(const std::string& key, const std::string& uid) {
   spec.gracePeriodSeconds = config_.gracePeriodSeconds;
   spec.restartBackoffMs = tuning_.restartBackoffMs;
   spec.maxBackoffMs = tuning_.maxRestartBackoffMs;
-  if (Status st = prepareSandbox(spec.layout, *spec.pod, spec.env.objects, isolation_ == Isolation::Bwrap); !st) {
+  if (Status st = prepareSandbox(spec.layout, *spec.pod, spec.env.objects, isolation_ != Isolation::None); !st) {
     // Like a kubelet's FailedMount: the pod stays Pending (holding its place) and is retried.
     log::get("local")->warn("pod {}: {}", key, st.message());
     onPodStatus(key, uid, [&] {

@@ -1,5 +1,6 @@
 // PodRun (see pod_run.h): container processes, exits, restarts with back-off, readiness and the
-// pod phase, on the backend loop. A plain container's leftover processes die with its main one.
+// pod phase, on the backend loop. A plain container's leftover processes in its group die with its
+// main one; an isolated container's die with its PID namespace.
 #include "host/cluster/local/pod_run.h"
 
 #include <fcntl.h>
@@ -8,8 +9,9 @@
 
 #include <algorithm>
 
+#include "host/cluster/local/bwrap.h"
 #include "host/cluster/local/hosts_file.h"
-#include "host/cluster/local/process.h"
+#include "host/cluster/local/native_container.h"
 
 namespace jobhost::local {
 namespace asio = boost::asio;
@@ -80,7 +82,6 @@ void PodRun::startMains() {
 void PodRun::launch(Slot& slot) {
   if (terminating_) return;
   const Container& c = *slot.spec;
-  const std::string log = spec_.layout.logFile(c.name);
   auto env = containerEnv(c, spec_.env);
   if (!env) {  // like the kubelet: the container waits (CreateContainerConfigError) and is retried
     status_.reason = "CreateContainerConfigError";
@@ -89,47 +90,23 @@ void PodRun::launch(Slot& slot) {
     return retryLater(slot, 1000, false);
   }
   slot.env = std::move(*env);
-  auto mounts = containerMounts(spec_.layout, *spec_.pod, c);
-  SpawnRequest req;
-  req.env = slot.env;
-  req.logFile = log;
   const std::string workingDir = c.workingDir.empty() ? spec_.layout.root : c.workingDir;
-  std::string error = mounts ? "" : mounts.error();
-  if (mounts && spec_.isolation == Isolation::Bwrap) {
-    req.argv = bwrapArgs(ContainerSandbox{podHostname(*spec_.pod), spec_.hostsFile, spec_.layout.hostnameFile(),
-                                          *mounts, workingDir});
-    // bwrap itself is found along jobhost's PATH; the command along the container's.
-    if (auto path = findExecutable("bwrap", ::getenv("PATH") ? ::getenv("PATH") : ""); !path.empty()) req.argv[0] = path;
-  } else if (mounts) {
-    req.workingDir = workingDir;
-  }
-  const auto argv = containerArgv(c, slot.env);
-  req.argv.insert(req.argv.end(), argv.begin(), argv.end());
-  if (error.empty() && argv.empty()) error = "no command: the container sets neither command nor args";
-  std::optional<Spawned> spawned;
-  if (error.empty()) {
-    auto s = spawnProcess(req);
-    if (s) spawned = *s;
-    else error = s.error();
-  }
+  auto spawned = spawn(c, slot.env, workingDir);
   if (status_.reason == "CreateContainerConfigError") {
     status_.reason.clear();
     status_.message.clear();
   }
+  if (!spawned) return startFailed(slot, spawned.error());
   ContainerStatus& cs = statusOf(slot);
-  if (!spawned) {
-    appendToLog(log, "container " + c.name + " cannot start: " + error);
-    cs.terminated = ContainerStateTerminated{128, 0, "StartError", error};
-    return onExit(slot, 128, 0);
-  }
   slot.pid = spawned->pid;
+  slot.statusFd = spawned->statusFd;
   slot.startedAt = std::chrono::steady_clock::now();
   slot.exited = std::make_unique<asio::posix::stream_descriptor>(io_, spawned->pidfd);
   cs.running = true;
   cs.terminated.reset();
   cs.ready = !slot.init && !readinessProbeOf(c);
   if (auto probe = readinessProbeOf(c); probe && !slot.init) {
-    ProbeTarget target{slot.pid, spec_.isolation == Isolation::Bwrap, slot.env, workingDir, status_.podIP};
+    ProbeTarget target{slot.pid, spec_.isolation, slot.env, workingDir, status_.podIP};
     const size_t index = slot.index;
     slot.prober = std::make_shared<ReadinessProber>(io_, *probe, std::move(target),
                                                     [this, self = shared_from_this(), index](bool ready) {
@@ -140,14 +117,58 @@ void PodRun::launch(Slot& slot) {
   }
   slot.exited->async_wait(asio::posix::stream_descriptor::wait_read,
                           [this, self = shared_from_this(), s = &slot](const boost::system::error_code&) {
-                            const ExitInfo exit = reapProcess(s->pid);
-                            if (spec_.isolation == Isolation::None) ::kill(-s->pid, SIGKILL);  // leftovers
-                            s->pid = -1;
-                            s->exited.reset();
-                            onExit(*s, exit.exitCode, exit.signal);
+                            onProcessExit(*s);
                           });
   updatePhase();
   publish();
+}
+
+// The container's process under the pod's isolation: native or bwrap (the pod's mounts, hostname
+// and /etc/hosts in new namespaces), or plain.
+Expected<Spawned> PodRun::spawn(const Container& c, const std::vector<std::pair<std::string, std::string>>& env,
+                                const std::string& workingDir) {
+  using R = Expected<Spawned>;
+  auto mounts = containerMounts(spec_.layout, *spec_.pod, c);
+  if (!mounts) return R::failure(mounts.error());
+  SpawnRequest req;
+  req.env = env;
+  req.logFile = spec_.layout.logFile(c.name);
+  req.argv = containerArgv(c, env);
+  if (req.argv.empty()) return R::failure("no command: the container sets neither command nor args");
+  if (spec_.isolation == Isolation::None) {
+    req.workingDir = workingDir;
+    return spawnProcess(req);
+  }
+  const ContainerSandbox sandbox{podHostname(*spec_.pod), spec_.hostsFile, spec_.layout.hostnameFile(), *mounts,
+                                 workingDir};
+  if (spec_.isolation == Isolation::Native) return spawnNative(req, sandbox);
+  auto argv = bwrapArgs(sandbox);
+  // bwrap itself is found along jobhost's PATH; the command along the container's.
+  if (auto path = findExecutable("bwrap", ::getenv("PATH") ? ::getenv("PATH") : ""); !path.empty()) argv[0] = path;
+  argv.insert(argv.end(), req.argv.begin(), req.argv.end());
+  req.argv = std::move(argv);
+  return spawnProcess(req);
+}
+
+void PodRun::onProcessExit(Slot& slot) {
+  ExitInfo exit;
+  if (slot.statusFd >= 0) {
+    exit = reapNative(slot.pid, slot.statusFd);
+    ::close(slot.statusFd);
+    slot.statusFd = -1;
+  } else {
+    exit = reapProcess(slot.pid);
+  }
+  if (spec_.isolation == Isolation::None) ::kill(-slot.pid, SIGKILL);  // leftovers
+  slot.pid = -1;
+  slot.exited.reset();
+  onExit(slot, exit.exitCode, exit.signal);
+}
+
+void PodRun::startFailed(Slot& slot, const std::string& error) {
+  appendToLog(spec_.layout.logFile(slot.spec->name), "container " + slot.spec->name + " cannot start: " + error);
+  statusOf(slot).terminated = ContainerStateTerminated{128, 0, "StartError", error};
+  onExit(slot, 128, 0);
 }
 
 void PodRun::onExit(Slot& slot, int32_t exitCode, int32_t signal) {

@@ -1,5 +1,5 @@
 // One started pod: its init containers in order (each must succeed), then all its containers as
-// processes (bwrap or plain), restarts per restartPolicy with back-off and restart counts,
+// processes (native, bwrap or plain), restarts per restartPolicy with back-off and restart counts,
 // readiness, the pod phase from the real exits, and termination (TERM, KILL after the grace period).
 // Every member runs on the backend's loop thread.
 #pragma once
@@ -18,6 +18,7 @@
 
 #include "host/cluster/local/container_env.h"
 #include "host/cluster/local/isolation.h"
+#include "host/cluster/local/process.h"
 #include "host/cluster/local/readiness_probe.h"
 #include "host/cluster/local/sandbox.h"
 #include "jobhost/pod.h"
@@ -57,6 +58,7 @@ class PodRun : public std::enable_shared_from_this<PodRun> {
     bool init = false;
     size_t index = 0;
     pid_t pid = -1;
+    int statusFd = -1;  // native: the init's status pipe
     std::unique_ptr<boost::asio::posix::stream_descriptor> exited;
     std::unique_ptr<boost::asio::steady_timer> retry;
     std::shared_ptr<ReadinessProber> prober;
@@ -69,6 +71,10 @@ class PodRun : public std::enable_shared_from_this<PodRun> {
   };
 
   void launch(Slot& slot);
+  Expected<Spawned> spawn(const Container& c, const std::vector<std::pair<std::string, std::string>>& env,
+                          const std::string& workingDir);
+  void onProcessExit(Slot& slot);
+  void startFailed(Slot& slot, const std::string& error);
   void startMains();
   void onExit(Slot& slot, int32_t exitCode, int32_t signal);
   void retryLater(Slot& slot, int delayMs, bool countRestart);

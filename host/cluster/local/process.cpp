@@ -19,13 +19,15 @@
 namespace jobhost::local {
 namespace {
 
+const char* const kDefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+}  // namespace
+
 std::string envValue(const std::vector<std::pair<std::string, std::string>>& env, const std::string& name) {
   for (const auto& [n, v] : env)
     if (n == name) return v;
   return "";
 }
-
-}  // namespace
 
 pid_t firstChild(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children");
@@ -34,12 +36,18 @@ pid_t firstChild(pid_t pid) {
   return child;
 }
 
+std::vector<std::string> executableCandidates(const std::string& name, const std::string& path) {
+  if (name.find('/') != std::string::npos) return {name};
+  std::vector<std::string> out;
+  std::stringstream dirs(path.empty() ? kDefaultPath : path);
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) out.push_back((dir.empty() ? "." : dir) + "/" + name);
+  return out;
+}
+
 std::string findExecutable(const std::string& name, const std::string& path) {
   if (name.find('/') != std::string::npos) return name;
-  std::stringstream dirs(path.empty() ? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" : path);
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+  for (const auto& candidate : executableCandidates(name, path)) {
     struct stat st{};
     if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
       return candidate;
@@ -47,11 +55,16 @@ std::string findExecutable(const std::string& name, const std::string& path) {
   return "";
 }
 
+std::string execError(const std::string& name, int err) {
+  if (err == ENOENT && name.find('/') == std::string::npos) return "executable \"" + name + "\" not found in PATH";
+  return "cannot start \"" + name + "\": " + std::strerror(err);
+}
+
 Expected<Spawned> spawnProcess(const SpawnRequest& request) {
   using R = Expected<Spawned>;
   if (request.argv.empty()) return R::failure("no command: the container sets neither command nor args");
   const std::string exe = findExecutable(request.argv[0], envValue(request.env, "PATH"));
-  if (exe.empty()) return R::failure("executable \"" + request.argv[0] + "\" not found in PATH");
+  if (exe.empty()) return R::failure(execError(request.argv[0], ENOENT));
 
   std::vector<std::string> envStrings;
   for (const auto& [n, v] : request.env) envStrings.push_back(n + "=" + v);

@@ -21,8 +21,9 @@ struct SpawnRequest {
 };
 
 struct Spawned {
-  pid_t pid = -1;  // also the process group id
-  int pidfd = -1;  // readable once the process has exited; the caller closes it
+  pid_t pid = -1;      // also the process group id
+  int pidfd = -1;      // readable once the process has exited; the caller closes it
+  int statusFd = -1;   // native containers: the init's status pipe (reapNative); the caller closes it
 };
 
 /// Starts the process in a process group of its own with default signal dispositions, an empty
@@ -39,6 +40,13 @@ ExitInfo reapProcess(pid_t pid);
 
 /// `name` itself when it contains '/', else the first executable along `path`; "" when none.
 std::string findExecutable(const std::string& name, const std::string& path);
+/// Where execvp would try `name`: itself when it contains '/', else each directory of `path`
+/// (the default search path when empty) joined with it.
+std::vector<std::string> executableCandidates(const std::string& name, const std::string& path);
+/// Why `name` could not be executed: "executable \"name\" not found in PATH" or "cannot start ...".
+std::string execError(const std::string& name, int err);
+/// The value of `name` in `env`, or "".
+std::string envValue(const std::vector<std::pair<std::string, std::string>>& env, const std::string& name);
 
 /// The pids whose process group is `pgid` (scans /proc).
 std::vector<pid_t> processGroupMembers(pid_t pgid);
@@ -46,7 +54,8 @@ std::vector<pid_t> processGroupMembers(pid_t pgid);
 /// The first child of `pid` (for a bwrap container: the init of its PID namespace), or -1.
 pid_t firstChild(pid_t pid);
 
-/// Sends `sig` to a container's process group. With `sparing` set (a bwrap container), the
+/// Sends `sig` to a container's process group (a native container's is its init alone, which
+/// forwards the signal to the command's group). With `sparing` set (a bwrap container), the
 /// bwrap processes themselves are spared so that they reap the container and report its exit.
 /// Returns how many processes were signalled (a bwrap container may not have exec'd yet: 0).
 int signalContainer(pid_t pgid, int sig, bool sparing);

@@ -85,7 +85,11 @@ void ReadinessProber::runOnce() {
 void ReadinessProber::runExec() {
   SpawnRequest req;
   req.env = target_.env;
-  if (target_.inNamespaces) {
+  if (target_.isolation == Isolation::Native) {
+    // The init's root and working directory are the container's (--root, --wd without a value).
+    req.argv = {"nsenter", "--target", std::to_string(target_.containerPid), "--mount", "--uts", "--pid",
+                "--root",  "--wd",     "--"};
+  } else if (target_.isolation == Isolation::Bwrap) {
     const pid_t init = firstChild(target_.containerPid);
     if (init <= 0) return finish(false);
     req.argv = {"nsenter", "--target", std::to_string(init), "--mount", "--uts", "--pid"};

@@ -1,6 +1,6 @@
 // Readiness probes of local containers: the readinessProbe kept in Container::unknown (exec or
 // tcpSocket, with Kubernetes' timing fields and defaults), run periodically on the backend's loop.
-// An exec probe of a bwrap container runs inside the container's namespaces (nsenter).
+// An exec probe of an isolated container runs inside the container's namespaces (nsenter).
 #pragma once
 
 #include <sys/types.h>
@@ -17,6 +17,7 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "host/cluster/local/isolation.h"
 #include "jobhost/pod.h"
 
 namespace jobhost::local {
@@ -37,8 +38,8 @@ std::optional<ReadinessProbe> readinessProbeOf(const Container& container);
 
 /// Where a probe runs.
 struct ProbeTarget {
-  pid_t containerPid = -1;  // the container's process (bwrap: the outer bwrap)
-  bool inNamespaces = false;
+  pid_t containerPid = -1;  // the container's process (native: its init; bwrap: the outer bwrap)
+  Isolation isolation = Isolation::None;
   std::vector<std::pair<std::string, std::string>> env;
   std::string workingDir;
   std::string podIP;

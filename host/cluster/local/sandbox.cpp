@@ -42,6 +42,15 @@ Status writeFileAtomically(const std::string& path, const std::string& content, 
   return Status::ok();
 }
 
+bool sameContent(const std::string& path, const std::string& content) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  std::string existing(content.size() + 1, '\0');
+  const ssize_t n = ::read(fd, existing.data(), existing.size());
+  ::close(fd);
+  return n == static_cast<ssize_t>(content.size()) && existing.compare(0, content.size(), content) == 0;
+}
+
 bool safeRelative(const std::string& path) {
   if (path.empty() || path[0] == '/') return false;
   for (const auto& part : fs::path(path))
@@ -121,7 +130,8 @@ Status prepareSandbox(const SandboxLayout& layout, const Pod& pod, const ObjectL
   if (Status st = makeDirs(layout.logsDir(), 0755); !st) return st;
   if (hostnameFile) {
     const std::string hostname = (pod.spec.hostname.empty() ? pod.metadata.name : pod.spec.hostname) + "\n";
-    if (Status st = writeFileAtomically(layout.hostnameFile(), hostname, 0644); !st) return st;
+    if (!sameContent(layout.hostnameFile(), hostname))  // a restarted pod keeps its file (and inode)
+      if (Status st = writeFileAtomically(layout.hostnameFile(), hostname, 0644); !st) return st;
   }
   for (const auto& v : pod.spec.volumes)
     if (Status st = writeVolume(layout, v, objects); !st) return Status::error("volume \"" + v.name + "\": " + st.message());

@@ -39,7 +39,7 @@ struct SandboxLayout {
 };
 
 /// Creates the sandbox afresh (volumes are rewritten, logs are kept and appended to) and writes
-/// every volume and, when asked (bwrap binds it at /etc/hostname), the hostname file. Fails,
+/// every volume and, when asked (isolation binds it at /etc/hostname), the hostname file. Fails,
 /// naming the object, when a ConfigMap or Secret that is not optional is missing or lacks a key an
 /// item names.
 Status prepareSandbox(const SandboxLayout& layout, const Pod& pod, const ObjectLookup& objects, bool hostnameFile);
