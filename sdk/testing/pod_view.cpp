@@ -41,13 +41,17 @@ std::vector<std::string> envList(const Container& container) {
   return out;
 }
 
-const Container& PodView::container(std::string_view name) const {
+const Container& PodView::container(std::string_view name) const& {
   return pick(pod_, pod_.spec.containers, name, "container");
 }
 
-const Container& PodView::initContainer(std::string_view name) const {
+Container PodView::container(std::string_view name) && { return container(name); }
+
+const Container& PodView::initContainer(std::string_view name) const& {
   return pick(pod_, pod_.spec.initContainers, name, "init container");
 }
+
+Container PodView::initContainer(std::string_view name) && { return initContainer(name); }
 
 std::optional<std::string> PodView::env(std::string_view var, std::string_view c) const {
   for (const auto& e : container(c).env)
@@ -75,7 +79,9 @@ const ContainerPort* PodView::port(std::string_view portName, std::string_view c
   return nullptr;
 }
 
-const std::vector<ContainerPort>& PodView::ports(std::string_view c) const { return container(c).ports; }
+const std::vector<ContainerPort>& PodView::ports(std::string_view c) const& { return container(c).ports; }
+
+std::vector<ContainerPort> PodView::ports(std::string_view c) && { return ports(c); }
 
 std::optional<std::string> PodView::label(std::string_view key) const { return lookup(pod_.metadata.labels, key); }
 

@@ -310,7 +310,7 @@ spec:
     ASSERT_NE(p.mount("/home/mpi/.ssh"), nullptr) << name;
     EXPECT_EQ(p.mount("/home/mpi/.ssh")->subPath, ".ssh") << name;
   }
-  const auto& initMounts = h.pod("demo-ps-main-0").initContainer("init").volumeMounts;
+  const auto initMounts = h.pod("demo-ps-main-0").initContainer("init").volumeMounts;
   ASSERT_EQ(initMounts.size(), 1u);
   EXPECT_EQ(initMounts[0].mountPath, "/home/mpi/.ssh");
   EXPECT_EQ(h.job().status.controlledResources.at("plugin-ssh"), "ssh");

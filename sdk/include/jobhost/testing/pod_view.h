@@ -14,16 +14,21 @@ namespace jobhost::testing {
 
 /// A value: holds its own copy of the pod. Container accessors take a container name; empty
 /// means the first container. A missing container throws std::out_of_range naming the pod.
+/// Called on a temporary (`h.pod("x").container()`), pod(), container(), initContainer() and
+/// ports() return copies, so `const auto& c = h.pod("x").container();` never dangles.
 class JOBHOST_TESTING_API PodView {
  public:
   explicit PodView(Pod pod) : pod_(std::move(pod)) {}
 
-  const Pod& pod() const { return pod_; }
+  const Pod& pod() const& { return pod_; }
+  Pod pod() && { return std::move(pod_); }
   const std::string& name() const { return pod_.metadata.name; }
   PodPhase phase() const { return pod_.status.phase; }
 
-  const Container& container(std::string_view name = {}) const;
-  const Container& initContainer(std::string_view name) const;
+  const Container& container(std::string_view name = {}) const&;
+  Container container(std::string_view name = {}) &&;
+  const Container& initContainer(std::string_view name) const&;
+  Container initContainer(std::string_view name) &&;
   /// The literal value of env var `var`, or nullopt when the container has no such variable.
   std::optional<std::string> env(std::string_view var, std::string_view container = {}) const;
   /// "NAME=value" (or "NAME<-configMap:<cm>/<key>", "NAME<-secret:<s>/<key>",
@@ -32,7 +37,8 @@ class JOBHOST_TESTING_API PodView {
   const Volume* volume(std::string_view name) const;  // nullptr when absent
   const VolumeMount* mount(std::string_view mountPath, std::string_view container = {}) const;
   const ContainerPort* port(std::string_view portName, std::string_view container = {}) const;
-  const std::vector<ContainerPort>& ports(std::string_view container = {}) const;
+  const std::vector<ContainerPort>& ports(std::string_view container = {}) const&;
+  std::vector<ContainerPort> ports(std::string_view container = {}) &&;
   std::optional<std::string> label(std::string_view key) const;
   std::optional<std::string> annotation(std::string_view key) const;
 
