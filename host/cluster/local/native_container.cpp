@@ -72,8 +72,8 @@ Expected<Spawned> spawnNative(const SpawnRequest& request, const ContainerSandbo
   sigset_t all, old;
   sigfillset(&all);
   ::pthread_sigmask(SIG_SETMASK, &all, &old);  // no handler may run in the child (it shares our memory)
-  const pid_t pid = ::clone(&NativeSetup::run, stack.get() + kStackSize / sizeof(std::max_align_t),
-                            CLONE_VM | CLONE_VFORK | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWPID | SIGCHLD, &setup);
+  const pid_t pid = setup.start(stack.get() + kStackSize / sizeof(std::max_align_t),
+                                CLONE_VM | CLONE_VFORK | CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWPID | SIGCHLD);
   const int cloneErrno = errno;
   ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
   if (pid < 0) return R::failure(std::string("cannot create the container's namespaces: ") + std::strerror(cloneErrno));

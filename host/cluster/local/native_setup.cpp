@@ -2,8 +2,13 @@
 // descriptor opened before the tmpfs covers it (/proc/self/fd/N/<entry>); a tmpfs over "/" is
 // populated through relative paths and then chroot'ed into. The command starts like posix_spawn's
 // child: own process group, default signal dispositions, no blocked signal, each PATH candidate.
+// The children run on our memory and thread state, so they call the kernel directly wherever
+// a sanitizer would intercept the libc call and change the host's state (descriptor and signal
+// tables, fork handling, exit); under ThreadSanitizer this file is not instrumented and clone()
+// is libc's own (CMakeLists.txt), as TSan's clone() would re-initialise its state in the child.
 #include "host/cluster/local/native_setup.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -15,6 +20,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 
@@ -45,17 +51,56 @@ std::string octal(mode_t mode) {
 
 constexpr size_t kCommandStack = 32 * 1024;
 
+NativeSetup::CloneFn libcClone() {
+#if JOBHOST_BYPASS_TSAN_CLONE
+  void* libc = ::dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+  if (void* fn = libc ? ::dlsym(libc, "clone") : nullptr) return reinterpret_cast<NativeSetup::CloneFn>(fn);
+#endif
+  return &::clone;
+}
+
+// Direct system calls for the children (see the header comment).
+bool closeFd(int fd) { return ::syscall(SYS_close, fd) == 0; }
+bool moveFd(int from, int to, int flags) { return ::syscall(SYS_dup3, from, to, flags) == to; }
+int openDirectory(const char* path) {
+  return static_cast<int>(::syscall(SYS_openat, AT_FDCWD, path, O_PATH | O_DIRECTORY | O_CLOEXEC, 0));
+}
+bool dieWithParent() { return ::syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == 0; }
+bool defaultDisposition(int sig) {
+#if defined(__x86_64__) || defined(__aarch64__)
+  struct {
+    void (*handler)(int);
+    unsigned long flags;
+    void (*restorer)();
+    uint64_t mask;
+  } action{SIG_DFL, 0, nullptr, 0};  // the kernel's struct sigaction on these (SA_RESTORER) architectures
+  return ::syscall(SYS_rt_sigaction, sig, &action, nullptr, sizeof action.mask) == 0;
+#else
+  struct sigaction action{};
+  action.sa_handler = SIG_DFL;
+  return ::sigaction(sig, &action, nullptr) == 0;
+#endif
+}
+void unblockAllSignals() {
+  const uint64_t none = 0;
+  ::syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, nullptr, sizeof none);
+}
+[[noreturn]] void exitNow(int code) {
+  for (;;) ::syscall(SYS_exit_group, code);
+}
+
 }  // namespace
 
 NativeSetup::NativeSetup(const ContainerSandbox& sandbox, const std::vector<std::string>& candidates,
                          const std::vector<std::string>& argv,
                          const std::vector<std::pair<std::string, std::string>>& env, Fds fds)
     : commandStack_(std::make_unique_for_overwrite<std::max_align_t[]>(kCommandStack / sizeof(std::max_align_t))),
-      fds_(fds) {
+      fds_(fds),
+      clone_(libcClone()) {
   add(Op::Process);
   add(Op::SlaveRoot);
   add(Op::Proc);
-  if (!sandbox.hostname.empty()) add(Op::Hostname, "", "", sandbox.hostname);
+  if (!sandbox.hostname.empty()) add(Op::Hostname, "", "", sandbox.hostname, sandbox.hostname.size());
   compileMounts(planMounts(sandbox));
   if (!sandbox.workingDir.empty()) add(Op::Chdir, sandbox.workingDir);
   add(Op::Command);
@@ -135,20 +180,19 @@ void NativeSetup::compileMounts(const std::vector<MountStep>& steps) {
 bool NativeSetup::execute(const Step& s) {
   switch (s.op) {
     case Op::Process:  // SIGCHLD at its default: the init reaps the command (an ignored one would not wait)
-      return ::setpgid(0, 0) == 0 && ::prctl(PR_SET_PDEATHSIG, SIGKILL) == 0 && ::signal(SIGCHLD, SIG_DFL) != SIG_ERR &&
-             ::dup2(fds_.stdinFd, 0) == 0 &&
-             ::dup2(fds_.logFd, 1) == 1 && ::dup2(fds_.logFd, 2) == 2 &&
-             ::dup2(fds_.statusFd, JOBHOST_INIT_STATUS_FD) == JOBHOST_INIT_STATUS_FD &&
-             ::dup3(fds_.imageFd, JOBHOST_INIT_IMAGE_FD, O_CLOEXEC) == JOBHOST_INIT_IMAGE_FD &&
+      return ::setpgid(0, 0) == 0 && dieWithParent() && defaultDisposition(SIGCHLD) &&
+             moveFd(fds_.stdinFd, 0, 0) && moveFd(fds_.logFd, 1, 0) && moveFd(fds_.logFd, 2, 0) &&
+             moveFd(fds_.statusFd, JOBHOST_INIT_STATUS_FD, 0) &&
+             moveFd(fds_.imageFd, JOBHOST_INIT_IMAGE_FD, O_CLOEXEC) &&
              ::syscall(SYS_close_range, JOBHOST_INIT_FIRST_FREE_FD, ~0U, 0) == 0;
     case Op::SlaveRoot: return ::mount(nullptr, "/", nullptr, MS_REC | MS_SLAVE, nullptr) == 0;
     case Op::Proc: return ::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) == 0;
-    case Op::Hostname: return ::sethostname(s.data, std::strlen(s.data)) == 0;
+    case Op::Hostname: return ::sethostname(s.data, s.flags) == 0;
     case Op::OpenShadow: {
-      const int fd = ::open(s.path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+      const int fd = openDirectory(s.path);
       if (fd < 0 || fd == static_cast<int>(s.flags)) return fd >= 0;
-      const bool ok = ::dup3(fd, static_cast<int>(s.flags), O_CLOEXEC) >= 0;
-      ::close(fd);
+      const bool ok = moveFd(fd, static_cast<int>(s.flags), O_CLOEXEC);
+      closeFd(fd);
       return ok;
     }
     case Op::RootTmpfs: {
@@ -160,8 +204,8 @@ bool NativeSetup::execute(const Step& s) {
                       (mnt = ::fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)) >= 0 &&
                       ::move_mount(mnt, "", AT_FDCWD, "/", MOVE_MOUNT_F_EMPTY_PATH) == 0 && ::fchdir(mnt) == 0;
       const int err = errno;
-      ::close(fs);
-      if (mnt >= 0) ::close(mnt);
+      closeFd(fs);
+      if (mnt >= 0) closeFd(mnt);
       errno = err;
       return ok;
     }
@@ -186,8 +230,8 @@ bool NativeSetup::execute(const Step& s) {
 
 // Starts the command as our child and writes its pid (in the new namespace) into the init's argv.
 bool NativeSetup::startCommand() {
-  const pid_t pid = ::clone(&NativeSetup::runCommand, commandStack_.get() + kCommandStack / sizeof(std::max_align_t),
-                            CLONE_VM | CLONE_VFORK | SIGCHLD, this);
+  const pid_t pid = clone_(&NativeSetup::runCommand, commandStack_.get() + kCommandStack / sizeof(std::max_align_t),
+                           CLONE_VM | CLONE_VFORK | SIGCHLD, this);
   if (pid < 0) return false;
   if (commandErrno_) {
     errno = commandErrno_;
@@ -204,14 +248,10 @@ bool NativeSetup::startCommand() {
 // The command's process (shares our memory until it execs).
 int NativeSetup::runCommand(void* arg) {
   auto* self = static_cast<NativeSetup*>(arg);
-  ::close(JOBHOST_INIT_STATUS_FD);
+  closeFd(JOBHOST_INIT_STATUS_FD);
   ::setpgid(0, 0);
-  struct sigaction dfl{};
-  dfl.sa_handler = SIG_DFL;
-  for (int sig = 1; sig < NSIG; ++sig) ::sigaction(sig, &dfl, nullptr);
-  sigset_t none;
-  ::sigemptyset(&none);
-  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  for (int sig = 1; sig < NSIG; ++sig) defaultDisposition(sig);  // SIGKILL/SIGSTOP refuse: fine
+  unblockAllSignals();
   int err = ENOENT;
   for (size_t i = 0; self->candidates_[i]; ++i) {
     ::execve(self->candidates_[i], self->argv_.data(), self->envp_.data());
@@ -223,7 +263,7 @@ int NativeSetup::runCommand(void* arg) {
     }
   }
   self->commandErrno_ = err;
-  ::_exit(127);
+  exitNow(127);
 }
 
 int NativeSetup::run(void* arg) {
@@ -234,8 +274,10 @@ int NativeSetup::run(void* arg) {
       self->failedStep_ = static_cast<int>(i);
       break;
     }
-  ::_exit(127);
+  exitNow(127);
 }
+
+pid_t NativeSetup::start(void* stackTop, int flags) { return clone_(&NativeSetup::run, stackTop, flags, this); }
 
 bool NativeSetup::commandFailed() const {
   return failedStep_ >= 0 && steps_[static_cast<size_t>(failedStep_)].op == Op::Command;

@@ -4,6 +4,8 @@
 // execs the init (container_init.c) in its own place, which so becomes the command's parent.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstddef>
 #include <deque>
 #include <memory>
@@ -32,9 +34,10 @@ class NativeSetup {
   NativeSetup(const NativeSetup&) = delete;
   NativeSetup& operator=(const NativeSetup&) = delete;
 
-  /// The clone child (CLONE_VM | CLONE_VFORK; `arg` is this object). Execs the init or records the
-  /// failed step here and exits 127; never returns.
-  static int run(void* arg);
+  using CloneFn = int (*)(int (*)(void*), void*, int, void*, ...);
+  /// Clones the setup child with `flags` (CLONE_VM | CLONE_VFORK and the namespaces) on the stack
+  /// ending at `stackTop`; returns once it exec'd the init or exited. The pid, or -1 and errno.
+  pid_t start(void* stackTop, int flags);
   /// After the child exec'd or exited: whether it failed, and then the errno and whether the command
   /// could not be executed (else a setup step failed, described by failure()).
   bool failed() const { return failedStep_ >= 0; }
@@ -69,6 +72,7 @@ class NativeSetup {
     unsigned long flags = 0;
   };
 
+  static int run(void* arg);  // the setup child: execs the init or records the failed step, exits 127
   void compileMounts(const std::vector<MountStep>& steps);
   void add(Op op, const std::string& path = "", const std::string& source = "", const std::string& data = "",
            unsigned long flags = 0);
@@ -85,6 +89,7 @@ class NativeSetup {
   char commandPid_[24] = {};  // the init's argv[1], written by the child
   std::unique_ptr<std::max_align_t[]> commandStack_;
   Fds fds_;
+  CloneFn clone_;  // libc's clone (see native_setup.cpp)
   volatile int failedStep_ = -1;  // written by the child (shared memory until it execs)
   volatile int failedErrno_ = 0;
   volatile int commandErrno_ = 0;  // written by the command's process when no candidate runs
