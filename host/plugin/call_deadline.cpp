@@ -41,7 +41,9 @@ struct Runner {
 
 struct Quarantine {
   const RegisteredPlugin* plugin;
-  std::weak_ptr<PluginInstance> instance;  // identity that outlives the plugin (no address reuse)
+  // Kept alive for good: the abandoned call may still be running in it (its library is never
+  // unloaded either). Also the plugin's identity, as its address is then never reused.
+  std::shared_ptr<PluginInstance> instance;
   std::string why;
 };
 
