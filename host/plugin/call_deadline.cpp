@@ -157,17 +157,22 @@ Runner& runner() {
 
 }  // namespace
 
-std::optional<Status> refuseQuarantined(const RegisteredPlugin& plugin, const char* where) {
+namespace {
+// Why `plugin` is quarantined, or "" when it is not.
+std::string quarantineReason(const RegisteredPlugin& plugin) {
   Shared& s = shared();
-  if (s.quarantinedCount.load(std::memory_order_acquire) == 0) return std::nullopt;
-  std::string why;
-  {
-    std::lock_guard lock(s.mutex);
-    for (const auto& q : s.quarantined)
-      if (q.plugin == &plugin && !q.instance.owner_before(plugin.loaded.instance) &&
-          !plugin.loaded.instance.owner_before(q.instance))
-        why = q.why;
-  }
+  if (s.quarantinedCount.load(std::memory_order_acquire) == 0) return "";
+  std::lock_guard lock(s.mutex);
+  for (const auto& q : s.quarantined)
+    if (q.plugin == &plugin && q.instance == plugin.loaded.instance) return q.why;
+  return "";
+}
+}  // namespace
+
+bool isQuarantined(const RegisteredPlugin& plugin) { return !quarantineReason(plugin).empty(); }
+
+std::optional<Status> refuseQuarantined(const RegisteredPlugin& plugin, const char* where) {
+  const std::string why = quarantineReason(plugin);
   if (why.empty()) return std::nullopt;
   if (std::string_view(where) != "OnJobDelete") return Status::error(why);
   log::get("plugins")->warn("skipping OnJobDelete of plugin \"{}\": {}", plugin.names[0], why);

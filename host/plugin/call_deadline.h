@@ -16,6 +16,9 @@ namespace jobhost::deadline {
 /// using the plugin can still be killed and reach a final phase.
 std::optional<Status> refuseQuarantined(const RegisteredPlugin& plugin, const char* where);
 
+/// Whether a call into `plugin` was abandoned: its thread may still be inside it.
+bool isQuarantined(const RegisteredPlugin& plugin);
+
 /// True once any plugin was quarantined: a thread of it may be parked inside plugin code for good.
 bool anyQuarantined();
 

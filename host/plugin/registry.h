@@ -41,6 +41,13 @@ class Registry {
   static Expected<std::shared_ptr<Registry>> fromLoaded(std::vector<RegisteredPlugin> plugins,
                                                         const HostConfig& config);
 
+  Registry() = default;
+  Registry(const Registry&) = delete;
+  Registry& operator=(const Registry&) = delete;
+  /// When a call into one of its plugins was abandoned (pluginCallTimeout), the plugin records are
+  /// kept (leaked): the abandoned thread read them and may still be inside that plugin.
+  ~Registry();
+
   const std::vector<RegisteredPlugin>& plugins() const { return plugins_; }
   /// By configured name or alias; nullptr when unknown.
   const RegisteredPlugin* find(std::string_view name) const;
