@@ -2,10 +2,13 @@
 // equal tests/cli/golden/<job>.yaml byte for byte. JOBHOST_UPDATE_GOLDEN=1 rewrites the files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "host/cli/cli.h"
 
@@ -41,9 +44,18 @@ TEST_P(RenderGolden, JsonOutputCarriesTheSameObjects) {
   EXPECT_EQ(out.str().rfind("{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",", 0), 0u) << out.str().substr(0, 80);
 }
 
-INSTANTIATE_TEST_SUITE_P(Examples, RenderGolden,
-                         ::testing::Values("tensorflow-dist-mnist", "pytorch-mnist", "mpi-lm", "depends-on",
-                                           "partitioned", "task-policies"),
+// Every job in examples/jobs/, so a new example gets a golden file too.
+std::vector<std::string> exampleJobs() {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(fs::path(JOBHOST_SOURCE_DIR) / "examples/jobs"))
+    if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(RenderGoldenCoverage, TheExamplesAreFound) { EXPECT_GE(exampleJobs().size(), 10u); }
+
+INSTANTIATE_TEST_SUITE_P(Examples, RenderGolden, ::testing::ValuesIn(exampleJobs()),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (auto& c : n)
