@@ -6,7 +6,6 @@
 // miss some of their exits and hang; the mpirun figure keeps the launch single-threaded. The jobs'
 // work dir is on tmpfs (see benchWorkRoot).
 #include <benchmark/benchmark.h>
-#include <spawn.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,11 +18,10 @@
 
 #include "host/cluster/local/local_backend.h"
 #include "host/cluster/local/native_container.h"
+#include "host/cluster/local/process.h"
 #include "host/controller/controller.h"
 #include "host/controller/no_plugin_job_plugins.h"
 #include "host/controller/real_clock.h"
-
-extern char** environ;
 
 namespace {
 
@@ -31,19 +29,7 @@ using namespace jobhost;
 using Clock = std::chrono::steady_clock;
 constexpr int kPods = 64;
 
-pid_t spawn(std::vector<std::string> args) {
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  pid_t pid = -1;
-  if (posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ) != 0) pid = -1;
-  posix_spawn_file_actions_destroy(&fa);
-  return pid;
-}
+pid_t spawn(std::vector<std::string> args) { return local::spawnSilently(std::move(args)); }
 
 Job trueJob(const std::string& name) {
   Job job;

@@ -2,14 +2,12 @@
 // unshadowed host filesystem is bound at / and a shadowed "/" is bwrap's own root tmpfs.
 #include "host/cluster/local/bwrap.h"
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 
 #include <cerrno>
 #include <cstdio>
 
-extern char** environ;
+#include "host/cluster/local/process.h"
 
 namespace jobhost::local {
 namespace {
@@ -17,19 +15,9 @@ namespace {
 const char* const kBwrap = "bwrap";
 
 bool trialRun() {
-  std::vector<std::string> args = {kBwrap,          "--dev-bind",    "/", "/", "--proc", "/proc", "--unshare-pid",
-                                   "--unshare-uts", "--die-with-parent", "--hostname", "jobhost-probe", "--", "true"};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  int rc = posix_spawnp(&pid, kBwrap, &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) return false;
+  const pid_t pid = spawnSilently({kBwrap, "--dev-bind", "/", "/", "--proc", "/proc", "--unshare-pid", "--unshare-uts",
+                                   "--die-with-parent", "--hostname", "jobhost-probe", "--", "true"});
+  if (pid < 0) return false;
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }

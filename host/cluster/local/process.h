@@ -30,6 +30,10 @@ struct Spawned {
 /// signal mask, stdin from /dev/null and no other inherited descriptors.
 Expected<Spawned> spawnProcess(const SpawnRequest& request);
 
+/// Starts `argv` (argv[0] looked up along PATH) as a plain child with stdout and stderr on
+/// /dev/null, for trials and benchmarks; its pid, or -1 when it cannot start.
+pid_t spawnSilently(std::vector<std::string> argv);
+
 /// The exit of a reaped process: its status, or 128+signal with `signal` set.
 struct ExitInfo {
   int32_t exitCode = 0;
