@@ -2,6 +2,7 @@
 // types plain scalars, expands merge keys and records each value's 1-based position by field path.
 #include "host/spec/yaml_doc.h"
 
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 #include <utility>
@@ -150,12 +151,15 @@ class YamlToJson {
   size_t values_ = 0;
 };
 
-/// Ignores every parse event: used to walk the document stream without building nodes.
+/// Ignores every parse event but remembers where the last null node was: used to walk the
+/// document stream without building nodes.
 class IgnoreEvents final : public YAML::EventHandler {
  public:
+  YAML::Mark lastNull;
+
   void OnDocumentStart(const YAML::Mark&) override {}
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { lastNull = mark; }
   void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
   void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
   void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
@@ -164,17 +168,17 @@ class IgnoreEvents final : public YAML::EventHandler {
   void OnMapEnd() override {}
 };
 
-/// yaml-cpp 0.7 never moves past a stray ',' after a document's top-level node (a bare ",",
-/// `"a" ,`): YAML::LoadAll then appends empty documents for ever. Every real document takes at
-/// least one byte, so a stream that yields more documents than it has bytes is stuck there.
-bool documentStreamIsStuck(const std::string& text) {
-  if (text.find(',') == std::string::npos) return false;
+/// yaml-cpp 0.7 can stop moving forward after a document's top-level node on a token it cannot
+/// place (a stray ',' as in `"a" ,`, or odd bytes around a `?` key): YAML::LoadAll then appends
+/// empty documents for ever (yaml-cpp PR #1319). Every real document takes at least one byte, so
+/// a stream that yields more documents than it has bytes is stuck: returns where, else nullopt.
+std::optional<YAML::Mark> stuckAt(const std::string& text) {
   std::istringstream in(text);
   YAML::Parser parser(in);
-  IgnoreEvents ignore;
-  for (size_t docs = 0; parser.HandleNextDocument(ignore);)
-    if (++docs > text.size()) return true;
-  return false;
+  IgnoreEvents events;
+  for (size_t docs = 0; parser.HandleNextDocument(events);)
+    if (++docs > text.size()) return events.lastNull;
+  return std::nullopt;
 }
 
 std::string located(const std::string& file, SourcePos pos, const std::string& message) {
@@ -189,8 +193,12 @@ Expected<std::vector<SourceDoc>> parseYamlDocs(std::string_view text, std::strin
   std::vector<SourceDoc> docs;
   try {
     const std::string stream(text);
-    if (documentStreamIsStuck(stream))
-      return Result::failure(located(file, {}, "a ',' outside a [ ] or { } collection; remove it or quote the value"));
+    if (auto stuck = stuckAt(stream))
+      return Result::failure(located(file, positionOf(*stuck, {}),
+                                     stuck->pos >= 0 && static_cast<size_t>(stuck->pos) < stream.size() &&
+                                             stream[static_cast<size_t>(stuck->pos)] == ','
+                                         ? "a ',' outside a [ ] or { } collection; remove it or quote the value"
+                                         : "the parser cannot get past this token; remove the stray characters or quote the value"));
     for (const YAML::Node& root : YAML::LoadAll(stream)) {
       if (root.IsNull() || !root.IsDefined()) continue;
       SourceDoc doc;
