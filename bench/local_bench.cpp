@@ -29,8 +29,6 @@ using namespace jobhost;
 using Clock = std::chrono::steady_clock;
 constexpr int kPods = 64;
 
-pid_t spawn(std::vector<std::string> args) { return local::spawnSilently(std::move(args)); }
-
 Job trueJob(const std::string& name) {
   Job job;
   job.metadata.name = name;
@@ -115,7 +113,7 @@ void BM_DirectSpawn64(benchmark::State& state) {
   for (auto _ : state) {
     const auto start = Clock::now();
     std::vector<pid_t> pids;
-    for (int i = 0; i < kPods; ++i) pids.push_back(spawn({"true"}));
+    for (int i = 0; i < kPods; ++i) pids.push_back(local::spawnSilently({"true"}));
     for (pid_t pid : pids) ::waitpid(pid, nullptr, 0);
     state.SetIterationTime(std::chrono::duration<double>(Clock::now() - start).count());
   }
@@ -150,8 +148,8 @@ void BM_Mpirun64(benchmark::State& state) {
   if (::access("/usr/bin/mpirun", X_OK) != 0) return state.SkipWithError("mpirun not installed");
   for (auto _ : state) {
     const auto start = Clock::now();
-    const pid_t pid = spawn({"mpirun", "-np", "64", "--oversubscribe", "--allow-run-as-root", "--mca",
-                             "odls_base_cutoff", "1000", "true"});
+    const pid_t pid = local::spawnSilently({"mpirun", "-np", "64", "--oversubscribe", "--allow-run-as-root", "--mca",
+                                             "odls_base_cutoff", "1000", "true"});
     int status = 0;
     while (::waitpid(pid, &status, WNOHANG) == 0) {
       if (Clock::now() - start > std::chrono::seconds(20)) {
