@@ -95,29 +95,60 @@ Request podRequest(const PodState& state, const PodFacts& facts, std::string_vie
   return req;
 }
 
+/// The job key a cluster event is about, or "" when it is about no Volcano job.
+std::string eventJobKey(const ClusterEvent& ev) {
+  switch (ev.type) {
+    case ClusterEvent::Type::PodAdded:
+    case ClusterEvent::Type::PodUpdated:
+    case ClusterEvent::Type::PodDeleted: {
+      const auto& ann = ev.pod.object->metadata.annotations;
+      auto job = ann.find(kJobNameKey);
+      return job == ann.end() ? std::string() : jobKeyOf(ev.pod.namespace_(), job->second);
+    }
+    case ClusterEvent::Type::PodGroupUpdated: {
+      const PodGroup& pg = *ev.podGroup;
+      const std::string* name = &pg.metadata.name;
+      for (const auto& ref : pg.metadata.ownerReferences)
+        if (ref.kind == "Job") name = &ref.name;
+      return jobKeyOf(pg.metadata.namespace_, *name);
+    }
+    case ClusterEvent::Type::JobChanged:
+      return jobKeyOf(ev.namespace_, ev.jobName);
+  }
+  return {};
+}
+
 }  // namespace
 
 void Controller::onClusterEvents(std::span<const ClusterEvent> events) {
+  std::vector<std::vector<ClusterEvent>> shares(pool_.size());
+  for (const ClusterEvent& ev : events) {
+    const std::string key = eventJobKey(ev);
+    if (!key.empty()) shares[pool_.workerOf(key)].push_back(ev);
+  }
+  for (size_t w = 0; w < shares.size(); ++w)
+    if (!shares[w].empty())
+      pool_.post(w, [this, share = std::move(shares[w])] { applyEvents(share); });
+}
+
+void Controller::applyEvents(const std::vector<ClusterEvent>& events) {
   std::vector<Request> requests;
   requests.reserve(events.size());
-  {
-    std::unique_lock gate(gate_);
-    for (const ClusterEvent& ev : events) {
-      std::optional<Request> req;
-      switch (ev.type) {
-        case ClusterEvent::Type::PodAdded: req = podAdded(ev.pod); break;
-        case ClusterEvent::Type::PodUpdated: req = podUpdated(ev); break;
-        case ClusterEvent::Type::PodDeleted: req = podDeleted(ev.pod); break;
-        case ClusterEvent::Type::PodGroupUpdated: req = podGroupUpdated(ev); break;
-        case ClusterEvent::Type::JobChanged:
-          req.emplace();
-          req->namespace_ = ev.namespace_;
-          req->jobName = ev.jobName;
-          req->event = std::string(events::OutOfSync);
-          break;
-      }
-      if (req) requests.push_back(std::move(*req));
+  for (const ClusterEvent& ev : events) {
+    std::optional<Request> req;
+    switch (ev.type) {
+      case ClusterEvent::Type::PodAdded: req = podAdded(ev.pod); break;
+      case ClusterEvent::Type::PodUpdated: req = podUpdated(ev); break;
+      case ClusterEvent::Type::PodDeleted: req = podDeleted(ev.pod); break;
+      case ClusterEvent::Type::PodGroupUpdated: req = podGroupUpdated(ev); break;
+      case ClusterEvent::Type::JobChanged:
+        req.emplace();
+        req->namespace_ = ev.namespace_;
+        req->jobName = ev.jobName;
+        req->event = std::string(events::OutOfSync);
+        break;
     }
+    if (req) requests.push_back(std::move(*req));
   }
   pool_.addAll(std::move(requests));
 }
@@ -126,8 +157,7 @@ std::optional<Request> Controller::podAdded(const PodState& pod) {
   auto facts = factsOf(*pod.object);
   if (!facts) return std::nullopt;
   if (pod.deletionTimestamp) return podDeleted(pod);
-  auto entry = cache_.getOrCreate(jobKeyOf(pod.namespace_(), *facts->jobName));
-  entry->addPod(pod.name(), recordOf(pod, *facts));
+  cache_.lockOrCreate(jobKeyOf(pod.namespace_(), *facts->jobName))->addPod(pod.name(), recordOf(pod, *facts));
   return podRequest(pod, *facts, facts->outOfSync ? events::OutOfSync : events::PodPending);
 }
 
@@ -137,7 +167,7 @@ std::optional<Request> Controller::podUpdated(const ClusterEvent& ev) {
   auto facts = factsOf(*pod.object);
   if (!facts) return std::nullopt;
   if (pod.deletionTimestamp) return podDeleted(pod);
-  auto entry = cache_.find(jobKeyOf(pod.namespace_(), *facts->jobName));
+  auto entry = cache_.lockExisting(jobKeyOf(pod.namespace_(), *facts->jobName));
   if (entry) {
     const PodRecord* cached = entry->findPod(pod.name());
     if (cached && sameIdentity(*cached, pod, *facts))
@@ -181,9 +211,12 @@ std::optional<Request> Controller::podDeleted(const PodState& pod) {
   auto facts = factsOf(*pod.object);
   if (!facts) return std::nullopt;
   std::string key = jobKeyOf(pod.namespace_(), *facts->jobName);
-  auto entry = cache_.find(key);
-  bool cached = entry && entry->removePod(pod.name());
-  if (entry && !entry->job) cache_.eraseIfEmpty(key);
+  bool cached = false, jobless = false;
+  if (auto entry = cache_.lockExisting(key)) {
+    cached = entry->removePod(pod.name());
+    jobless = !entry->job;
+  }
+  if (jobless) cache_.eraseIfEmpty(key);
   bool outOfSync = facts->outOfSync || !cached;
   return podRequest(pod, *facts, outOfSync ? events::OutOfSync : events::PodEvicted);
 }

@@ -3,8 +3,6 @@
 #include "host/controller/controller.h"
 
 #include <cstdio>
-#include <mutex>
-#include <shared_mutex>
 
 #include "host/common/log.h"
 #include "host/controller/job_states.h"
@@ -19,6 +17,14 @@ std::string makeUid(const std::string& key, uint64_t seq) {
   return buf;
 }
 
+Request outOfSync(std::string ns, std::string name) {
+  Request req;
+  req.namespace_ = std::move(ns);
+  req.jobName = std::move(name);
+  req.event = std::string(events::OutOfSync);
+  return req;
+}
+
 }  // namespace
 
 Controller::Controller(const ControllerConfig& config, Clock& clock, ClusterBackend& backend, JobPlugins& plugins)
@@ -26,8 +32,10 @@ Controller::Controller(const ControllerConfig& config, Clock& clock, ClusterBack
       clock_(clock),
       backend_(backend),
       plugins_(plugins),
+      cache_(static_cast<size_t>(config.workers > 0 ? config.workers : 1)),
       actions_(backend, plugins, clock, [this](JobEntry& e, JobPhase previous) { onStatusWritten(e, previous); }),
-      pool_(static_cast<size_t>(config.workers > 0 ? config.workers : 1), clock) {
+      pool_(static_cast<size_t>(config.workers > 0 ? config.workers : 1), clock),
+      inflight_(pool_.size()) {
   backend_.setListener(this);
 }
 
@@ -38,7 +46,9 @@ Controller::~Controller() {
 }
 
 void Controller::start() {
-  pool_.start([this](const Request& req) { process(req); });
+  pool_.start([this](size_t worker, const Request& req) { process(worker, req); },
+              [this](void (*work)(void*), void* arg) { return plugins_.runAbandonable(work, arg); },
+              [this](size_t worker, const std::string& why) { takeOver(worker, why); });
 }
 
 void Controller::stop() { pool_.stop(); }
@@ -49,17 +59,12 @@ Status Controller::submitJob(Job job) {
   if (job.metadata.uid.empty()) job.metadata.uid = makeUid(key, ++uidSeq_);
   if (!job.metadata.creationTimestamp) job.metadata.creationTimestamp = clock_.now();
   if (Status st = plugins_.prepare(job); !st) return st;
+  Request req = outOfSync(job.metadata.namespace_, job.metadata.name);
   {
-    std::unique_lock gate(gate_);
-    auto entry = cache_.getOrCreate(key);
-    std::lock_guard lock(entry->mutex);
+    auto entry = cache_.lockOrCreate(key);
     if (entry->job) return Status::error("job " + key + " already exists");
     entry->setJob(std::move(job));
   }
-  Request req;
-  req.namespace_ = key.substr(0, key.find('/'));
-  req.jobName = key.substr(key.find('/') + 1);
-  req.event = std::string(events::OutOfSync);
   pool_.add(std::move(req));
   return Status::ok();
 }
@@ -68,11 +73,8 @@ Status Controller::updateJob(const Job& job) {
   std::string key = jobKeyOf(job.metadata.namespace_, job.metadata.name);
   Job merged;
   {
-    std::shared_lock gate(gate_);
-    auto entry = cache_.find(key);
-    if (!entry) return Status::error("job " + key + " not found");
-    std::lock_guard lock(entry->mutex);
-    if (!entry->job) return Status::error("job " + key + " not found");
+    auto entry = cache_.lockExisting(key);
+    if (!entry || !entry->job) return Status::error("job " + key + " not found");
     if (entry->job->spec == job.spec) return Status::ok();
     merged = *entry->job;
   }
@@ -81,19 +83,13 @@ Status Controller::updateJob(const Job& job) {
   merged.metadata.annotations = job.metadata.annotations;
   if (Status st = plugins_.prepare(merged); !st) return st;
   {
-    std::unique_lock gate(gate_);
-    auto entry = cache_.find(key);
-    if (!entry) return Status::error("job " + key + " not found");
-    std::lock_guard lock(entry->mutex);
-    if (!entry->job || entry->job->metadata.uid != merged.metadata.uid) return Status::error("job " + key + " not found");
+    auto entry = cache_.lockExisting(key);
+    if (!entry || !entry->job || entry->job->metadata.uid != merged.metadata.uid)
+      return Status::error("job " + key + " not found");
     merged.status = entry->job->status;
     entry->setJob(std::move(merged));
   }
-  Request req;
-  req.namespace_ = job.metadata.namespace_;
-  req.jobName = job.metadata.name;
-  req.event = std::string(events::OutOfSync);
-  pool_.add(std::move(req));
+  pool_.add(outOfSync(job.metadata.namespace_, job.metadata.name));
   return Status::ok();
 }
 
@@ -101,19 +97,14 @@ Status Controller::deleteJob(const std::string& ns, const std::string& name) {
   std::string key = jobKeyOf(ns, name);
   std::string uid;
   {
-    std::unique_lock gate(gate_);
-    auto entry = cache_.find(key);
-    if (!entry) return Status::error("job " + key + " not found");
-    {
-      std::lock_guard lock(entry->mutex);
-      if (!entry->job) return Status::error("job " + key + " not found");
-      uid = entry->job->metadata.uid;
-      entry->ttlTimer.cancel();
-      entry->clearJob();
-    }
-    delayed_.dropJob(key);
-    cache_.eraseIfEmpty(key);
+    auto entry = cache_.lockExisting(key);
+    if (!entry || !entry->job) return Status::error("job " + key + " not found");
+    uid = entry->job->metadata.uid;
+    entry->ttlTimer.cancel();
+    entry->clearJob();
   }
+  delayed_.dropJob(key);
+  cache_.eraseIfEmpty(key);
   backend_.deleteOwnedBy(ns, uid);
   plugins_.forget(uid);
   return Status::ok();
@@ -130,27 +121,22 @@ Status Controller::issueCommand(const Command& command) {
     req.taskName = command.taskName;
     req.podName = command.podName;
     req.partitionId = command.partition;
-    if (req.taskName.empty() && !req.podName.empty()) {
-      std::shared_lock gate(gate_);
-      if (auto entry = cache_.find(req.jobKey()))
+    if (req.taskName.empty() && !req.podName.empty())
+      if (auto entry = cache_.lockExisting(req.jobKey()))
         if (const PodRecord* pod = entry->findPod(req.podName)) req.taskName = pod->task;
-    }
     pool_.add(std::move(req));
   });
   return Status::ok();
 }
 
 std::optional<Job> Controller::getJob(const std::string& ns, const std::string& name) {
-  std::shared_lock gate(gate_);
-  auto entry = cache_.find(jobKeyOf(ns, name));
+  auto entry = cache_.lockExisting(jobKeyOf(ns, name));
   if (!entry) return std::nullopt;
-  std::lock_guard lock(entry->mutex);
   return entry->job;
 }
 
 size_t Controller::cachedPodCount(const std::string& ns, const std::string& name) {
-  std::shared_lock gate(gate_);
-  auto entry = cache_.find(jobKeyOf(ns, name));
+  auto entry = cache_.lockExisting(jobKeyOf(ns, name));
   return entry ? entry->pods().size() : 0;
 }
 
@@ -168,35 +154,59 @@ void Controller::report(HandledRequest& r, const JobEntry& entry) {
   r.unknown = s.unknown;
 }
 
-void Controller::process(const Request& req) {
-  HandledRequest rep;
-  {
-    std::shared_lock gate(gate_);
-    delayed_.cancelForPodEvent(req);
-    auto entry = cache_.find(req.jobKey());
-    if (!entry) return;
-    std::lock_guard lock(entry->mutex);
-    if (!entry->job) return;
-    JobPhase start = entry->job->status.state.phase;
-    DelayAction act = applyPolicies(*entry->job, req);
-    rep.request = req;
-    rep.action = act.action;
-    rep.delayMs = act.delayMs;
-    if (act.delayMs != 0) {
-      delayed_.add(act, req, [this](const std::shared_ptr<DelayedActions::Entry>& e) { return armDelayed(e); });
-    } else if (Status st = executeStateAction(actions_, *entry, start, stateActionOf(act)); !st) {
-      rep.error = st.message();
-      handleError(*entry, start, req, rep);
-    } else {
-      pool_.forget(req);
-      if (!isInternalAction(act.action)) delayed_.cleanup(act);
-    }
-    report(rep, *entry);
+void Controller::process(size_t worker, const Request& req) {
+  InFlight& f = inflight_[worker];
+  ProcessingScope scope(f.scope);
+  delayed_.cancelForPodEvent(req);
+  f.entry = cache_.lockExisting(req.jobKey());
+  if (!f.entry || !f.entry->job) {
+    f.entry = {};
+    return;
   }
-  if (observer_) observer_(rep);
+  JobEntry& entry = *f.entry;
+  f.start = entry.job->status.state.phase;
+  f.terminating = false;
+  HandledRequest& rep = f.rep;
+  rep = HandledRequest{};
+  DelayAction act = applyPolicies(*entry.job, req);
+  rep.request = req;
+  rep.action = act.action;
+  rep.delayMs = act.delayMs;
+  if (act.delayMs != 0) {
+    delayed_.add(act, req, [this](const std::shared_ptr<DelayedActions::Entry>& e) { return armDelayed(e); });
+  } else if (Status st = executeStateAction(actions_, entry, f.start, stateActionOf(act)); !st) {
+    rep.error = st.message();
+    handleError(entry, f.start, req, rep, &f.terminating);
+  } else {
+    pool_.forget(req);
+    if (!isInternalAction(act.action)) delayed_.cleanup(act);
+  }
+  finish(f);
 }
 
-void Controller::handleError(JobEntry& entry, JobPhase startPhase, const Request& req, HandledRequest& rep) {
+void Controller::takeOver(size_t worker, const std::string& why) {
+  InFlight& f = inflight_[worker];
+  if (!f.entry) return;  // not inside a request (cannot happen: plugins are only called by actions)
+  JobEntry& entry = *f.entry;
+  if (f.scope.undo) f.scope.undo();
+  const std::string error = std::string(f.scope.errorPrefix) + why;
+  if (f.terminating) {
+    log::get("controller")->error("failed to terminate job {}: {}", entry.key(), error);
+  } else {
+    f.rep.error = error;
+    handleError(entry, f.start, f.rep.request, f.rep);
+  }
+  finish(f);
+}
+
+void Controller::finish(InFlight& f) {
+  report(f.rep, *f.entry);
+  f.entry = {};
+  if (observer_) observer_(f.rep);
+}
+
+void Controller::handleError(JobEntry& entry, JobPhase startPhase, const Request& req, HandledRequest& rep,
+                             bool* terminating) {
   log::get("controller")->info("failed to handle job {}: {}", entry.key(), rep.error);
   if (config_.maxRequeue == -1 || pool_.numRequeues(req) < config_.maxRequeue) {
     pool_.addRateLimited(req);
@@ -208,6 +218,7 @@ void Controller::handleError(JobEntry& entry, JobPhase startPhase, const Request
                                rep.action);
   StateAction terminate;
   terminate.action = std::string(actions::TerminateJob);
+  if (terminating) *terminating = true;
   if (Status st = executeStateAction(actions_, entry, startPhase, terminate); !st)
     log::get("controller")->error("failed to terminate job {}: {}", entry.key(), st.message());
   // The request is dropped without queue.Forget (Volcano's handleJobError): its requeue count
@@ -225,11 +236,8 @@ void Controller::fireDelayed(const std::shared_ptr<DelayedActions::Entry>& delay
   if (delayed->cancelled.load()) return;
   HandledRequest rep;
   {
-    std::shared_lock gate(gate_);
-    auto entry = cache_.find(delayed->act.jobKey);
-    if (!entry) return;
-    std::lock_guard lock(entry->mutex);
-    if (!entry->job) return;
+    auto entry = cache_.lockExisting(delayed->act.jobKey);
+    if (!entry || !entry->job) return;
     JobPhase phase = entry->job->status.state.phase;
     rep.request = delayed->origin;
     rep.action = delayed->act.action;
@@ -266,11 +274,8 @@ void Controller::armTtl(JobEntry& entry) {
 void Controller::checkTtl(const std::string& key, const std::string& uid) {
   std::string ns, name;
   {
-    std::shared_lock gate(gate_);
-    auto entry = cache_.find(key);
-    if (!entry) return;
-    std::lock_guard lock(entry->mutex);
-    if (!entry->job || entry->job->metadata.uid != uid) return;
+    auto entry = cache_.lockExisting(key);
+    if (!entry || !entry->job || entry->job->metadata.uid != uid) return;
     const Job& job = *entry->job;
     if (!job.spec.ttlSecondsAfterFinished || !isFinished(job.status.state.phase)) return;
     TimeMs due = job.status.state.lastTransitionTime.value_or(0) + int64_t{*job.spec.ttlSecondsAfterFinished} * 1000;

@@ -2,6 +2,7 @@
 // cluster events to requests, the per-worker processing loop, delayed actions, retries and TTL.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -10,7 +11,7 @@
 #include "host/cluster/backend.h"
 #include "host/common/expected.h"
 #include "host/config/config.h"
-#include "host/controller/batch_gate.h"
+#include "host/controller/abandon_scope.h"
 #include "host/controller/clock.h"
 #include "host/controller/delayed_actions.h"
 #include "host/controller/job_actions.h"
@@ -89,21 +90,39 @@ class Controller final : private ClusterListener {
   void waitForIdle() { pool_.waitForIdle(); }
   bool idle() const { return pool_.idle(); }
 
-  /// The listener the backend reports to (also lets tests inject events).
+  /// The listener the backend reports to (also lets tests inject events). A batch is split by
+  /// job and applied by each job's worker before the requests it causes are processed.
   ClusterListener& listener() { return *this; }
 
  private:
+  /// The request a worker is processing: kept outside the processing thread's stack so that the
+  /// worker can finish it when that thread is abandoned inside a plugin call.
+  struct InFlight {
+    JobCache::Locked entry;  // the job, locked while the request is processed
+    JobPhase start = JobPhase::None;
+    bool terminating = false;  // handleError's TerminateJob is running
+    HandledRequest rep;
+    AbandonScope scope;
+  };
+
   void onClusterEvents(std::span<const ClusterEvent> events) override;
-  // Each applies one event to the cache (exclusive gate held) and returns the request to queue.
+  /// On the worker that owns the events' jobs: applies them to the cache and queues the requests.
+  void applyEvents(const std::vector<ClusterEvent>& events);
+  // Each applies one event to the cache and returns the request to queue.
   std::optional<Request> podAdded(const PodState& pod);
   std::optional<Request> podUpdated(const ClusterEvent& event);
   std::optional<Request> podDeleted(const PodState& pod);
   std::optional<Request> podGroupUpdated(const ClusterEvent& event);
 
-  void process(const Request& req);
+  void process(size_t worker, const Request& req);
+  /// Finishes the request of `worker` whose plugin call was abandoned, as if that call failed.
+  void takeOver(size_t worker, const std::string& why);
+  /// Reports the handled request and releases its job.
+  void finish(InFlight& flight);
   void fireDelayed(const std::shared_ptr<DelayedActions::Entry>& entry);
   /// handleJobError: requeue with backoff, or TerminateJob once maxRequeue is used up.
-  void handleError(JobEntry& entry, JobPhase startPhase, const Request& req, HandledRequest& report);
+  void handleError(JobEntry& entry, JobPhase startPhase, const Request& req, HandledRequest& report,
+                   bool* terminating = nullptr);
   TimerHandle armDelayed(const std::shared_ptr<DelayedActions::Entry>& entry);
   void onStatusWritten(JobEntry& entry, JobPhase previous);
   void armTtl(JobEntry& entry);
@@ -115,13 +134,13 @@ class Controller final : private ClusterListener {
   ClusterBackend& backend_;
   JobPlugins& plugins_;
   RequestObserver observer_;
-  BatchGate gate_;
   JobCache cache_;
   DelayedActions delayed_;
   JobActions actions_;
   WorkerPool pool_;
+  std::vector<InFlight> inflight_;  // by worker
   std::shared_ptr<Lifeline> lifeline_ = std::make_shared<Lifeline>();
-  uint64_t uidSeq_ = 0;
+  std::atomic<uint64_t> uidSeq_{0};
 };
 
 }  // namespace jobhost

@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "host/controller/request.h"
+
 namespace jobhost {
 namespace {
 
@@ -184,20 +186,50 @@ const std::set<std::string>* JobEntry::partitionPods(const std::string& task, co
   return p == t->second.end() ? nullptr : &p->second;
 }
 
-std::shared_ptr<JobEntry> JobCache::find(const std::string& key) const {
-  auto it = entries_.find(key);
-  return it == entries_.end() ? nullptr : it->second;
+JobCache::Shard& JobCache::shardOf(std::string_view key) const { return shards_[fnv1Hash32(key) % shards_.size()]; }
+
+std::shared_ptr<JobEntry> JobCache::find(std::string_view key) const {
+  Shard& shard = shardOf(key);
+  std::lock_guard lock(shard.mutex);
+  auto it = shard.entries.find(key);
+  return it == shard.entries.end() ? nullptr : it->second;
 }
 
-std::shared_ptr<JobEntry> JobCache::getOrCreate(const std::string& key) {
-  auto& slot = entries_[key];
-  if (!slot) slot = std::make_shared<JobEntry>(key);
-  return slot;
+JobCache::Locked JobCache::lockExisting(std::string_view key) const {
+  for (;;) {
+    auto entry = find(key);
+    if (!entry) return {};
+    std::unique_lock lock(entry->mutex);
+    if (!entry->erased) return {std::move(entry), std::move(lock)};
+  }
 }
 
-void JobCache::eraseIfEmpty(const std::string& key) {
-  auto it = entries_.find(key);
-  if (it != entries_.end() && !it->second->job && it->second->pods().empty()) entries_.erase(it);
+JobCache::Locked JobCache::lockOrCreate(std::string_view key) {
+  Shard& shard = shardOf(key);
+  for (;;) {
+    std::shared_ptr<JobEntry> entry;
+    {
+      std::lock_guard lock(shard.mutex);
+      auto it = shard.entries.find(key);
+      if (it == shard.entries.end())
+        it = shard.entries.emplace(std::string(key), std::make_shared<JobEntry>(std::string(key))).first;
+      entry = it->second;
+    }
+    std::unique_lock lock(entry->mutex);
+    if (!entry->erased) return {std::move(entry), std::move(lock)};
+  }
+}
+
+void JobCache::eraseIfEmpty(std::string_view key) {
+  Shard& shard = shardOf(key);
+  std::lock_guard lock(shard.mutex);
+  auto it = shard.entries.find(key);
+  if (it == shard.entries.end()) return;
+  JobEntry& entry = *it->second;
+  std::lock_guard entryLock(entry.mutex);
+  if (entry.job || !entry.pods().empty()) return;
+  entry.erased = true;
+  shard.entries.erase(it);
 }
 
 }  // namespace jobhost

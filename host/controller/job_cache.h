@@ -14,9 +14,16 @@
 #include <vector>
 
 #include "host/controller/clock.h"
+#include "host/controller/entry_lock.h"
 #include "jobhost/job.h"
 
 namespace jobhost {
+
+/// Transparent string hashing, so maps keyed by std::string are searched with a string_view.
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
 
 /// What the controller keeps of one pod (far smaller than the Pod itself).
 struct PodRecord {
@@ -60,9 +67,10 @@ class JobEntry {
 
   const std::string& key() const { return key_; }
 
-  /// Guards `job` between its worker and readers (snapshots). Pods and counters change only
-  /// while no request is being processed (event batches hold the controller's gate).
-  std::mutex mutex;
+  /// Guards the entry (job, pods, counters, bookkeeping) between its worker, which applies the
+  /// job's cluster events and processes its requests, and other threads (API calls, snapshots).
+  EntryLock mutex;
+  bool erased = false;     // dropped from the cache: whoever locked it after that must look again
   std::optional<Job> job;  // nullopt: pods known but no job (not yet added, or deleted)
 
   /// Sets or replaces the job (spec change) and recomputes every counter.
@@ -114,17 +122,37 @@ class JobEntry {
   uint64_t specGeneration_ = 0;
 };
 
-/// All entries by job key. The map itself changes only under the controller's exclusive gate.
+/// All entries by job key, in one shard per worker (a job's shard is its worker's, by the same
+/// FNV-1 hash), each with its own lock, so workers never contend on the map. Thread-safe.
 class JobCache {
  public:
-  std::shared_ptr<JobEntry> find(const std::string& key) const;
-  std::shared_ptr<JobEntry> getOrCreate(const std::string& key);
-  /// Drops an entry that has neither a job nor pods.
-  void eraseIfEmpty(const std::string& key);
-  size_t size() const { return entries_.size(); }
+  /// An entry and the hold of its lock.
+  struct Locked {
+    std::shared_ptr<JobEntry> entry;
+    std::unique_lock<EntryLock> lock;
+    explicit operator bool() const { return entry != nullptr; }
+    JobEntry* operator->() const { return entry.get(); }
+    JobEntry& operator*() const { return *entry; }
+  };
+
+  explicit JobCache(size_t shards) : shards_(shards > 0 ? shards : 1) {}
+
+  /// The cached entry of `key`, locked; empty when there is none.
+  Locked lockExisting(std::string_view key) const;
+  /// The entry of `key`, created when missing, locked.
+  Locked lockOrCreate(std::string_view key);
+  /// Drops an entry that has neither a job nor pods (the caller does not hold its lock).
+  void eraseIfEmpty(std::string_view key);
 
  private:
-  std::unordered_map<std::string, std::shared_ptr<JobEntry>> entries_;
+  struct Shard {
+    mutable std::mutex mutex;
+    std::unordered_map<std::string, std::shared_ptr<JobEntry>, StringHash, std::equal_to<>> entries;
+  };
+  Shard& shardOf(std::string_view key) const;
+  std::shared_ptr<JobEntry> find(std::string_view key) const;
+
+  mutable std::vector<Shard> shards_;
 };
 
 }  // namespace jobhost

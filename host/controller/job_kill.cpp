@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "host/controller/abandon_scope.h"
 #include "host/controller/backend_resource_client.h"
 #include "host/controller/job_actions.h"
 
@@ -119,9 +120,13 @@ Status JobActions::killPods(JobEntry& entry, RetainPhases retain, const KillTarg
   JobStatus saved = std::move(job.status);
   job.status = std::move(next);
   BackendResourceClient client(backend_, job);
-  if (Status st = plugins_.onJobDelete(job, client); !st) {
-    job.status = std::move(saved);
-    return Status::error("PluginError: " + st.message());
+  {
+    UndoOnAbandon undo([&job, &saved] { job.status = saved; });
+    PluginCallSite site("PluginError: ");
+    if (Status st = plugins_.onJobDelete(job, client); !st) {
+      job.status = std::move(saved);
+      return Status::error("PluginError: " + st.message());
+    }
   }
   commit(entry, saved.state.phase);
   return target ? Status::ok() : deletePodGroup(entry);

@@ -52,6 +52,16 @@ class JobPlugins {
 
   /// The Status plugin, if any, after a sync. Errors are logged; the status is then unchanged.
   virtual void updateStatus(const Job& job, JobStatus& status) = 0;
+
+  /// Runs `work(arg)`, a batch of request processing whose hook calls (JobHooks, the pipeline)
+  /// then run inline on the batch's thread. Returns ok once it returned. When a plugin call in it
+  /// passes its plugin's deadline, the call is abandoned (its thread never comes back) and the
+  /// error is `plugin "NAME" failed in WHERE: did not return within ...`: the caller then owns
+  /// what the batch was doing. Default: runs `work` on the calling thread.
+  virtual Status runAbandonable(void (*work)(void*), void* arg) {
+    work(arg);
+    return Status::ok();
+  }
 };
 
 }  // namespace jobhost

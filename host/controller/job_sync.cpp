@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "host/controller/abandon_scope.h"
 #include "host/controller/backend_resource_client.h"
 #include "host/workload/pod_group.h"
 
@@ -66,15 +67,26 @@ Status JobActions::initiateJob(JobEntry& entry) {
     commit(entry, JobPhase::None);
   }
   BackendResourceClient client(backend_, job);
-  if (Status st = plugins_.onJobAdd(job, client); !st) return Status::error("PluginError: " + st.message());
-  if (Status st = createJobIO(entry); !st) return Status::error("PVCError: " + st.message());
+  {
+    PluginCallSite site("PluginError: ");
+    if (Status st = plugins_.onJobAdd(job, client); !st) return Status::error("PluginError: " + st.message());
+  }
+  {
+    PluginCallSite site("PVCError: ");
+    if (Status st = createJobIO(entry); !st) return Status::error("PVCError: " + st.message());
+  }
+  PluginCallSite site("PodGroupError: ");
   if (Status st = createOrUpdatePodGroup(entry); !st) return Status::error("PodGroupError: " + st.message());
   return Status::ok();
 }
 
 Status JobActions::initOnJobUpdate(JobEntry& entry) {
   BackendResourceClient client(backend_, *entry.job);
-  if (Status st = plugins_.onJobUpdate(*entry.job, client); !st) return Status::error("PluginError: " + st.message());
+  {
+    PluginCallSite site("PluginError: ");
+    if (Status st = plugins_.onJobUpdate(*entry.job, client); !st) return Status::error("PluginError: " + st.message());
+  }
+  PluginCallSite site("PodGroupError: ");
   if (Status st = createOrUpdatePodGroup(entry); !st) return Status::error("PodGroupError: " + st.message());
   return Status::ok();
 }
@@ -167,6 +179,7 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
   // Hooks edit controlledResources; like Volcano's deep copy, that reaches the cache only with a
   // status write.
   auto savedControlled = job.status.controlledResources;
+  UndoOnAbandon undo([&job, &savedControlled] { job.status.controlledResources = savedControlled; });
   auto fail = [&](Status st) {
     job.status.controlledResources = std::move(savedControlled);
     return st;
@@ -213,6 +226,7 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
     for (int32_t index : counts.missing) missing.push_back(PodSlot{i, index});
   }
   if (!missing.empty()) {  // every pod of this round built at once: one plugin deadline guard
+    PluginCallSite site("");
     Expected<std::vector<Pod>> built = plugins_.makePods(job, missing);
     if (!built) return fail(built.status());
     for (size_t k = 0; k < missing.size(); ++k) toCreate.emplace_back(missing[k].taskIndex, std::move((*built)[k]));

@@ -13,8 +13,8 @@ constexpr int kDrainBatch = 64;
 
 WorkerPool::WorkerPool(size_t workers, Clock& clock) : clock_(clock) {
   workers_.reserve(std::max<size_t>(workers, 1));
-  for (size_t i = 0; i < std::max<size_t>(workers, 1); ++i) workers_.push_back(std::make_unique<Worker>());
-  commands_ = std::make_unique<Worker>();
+  for (size_t i = 0; i < std::max<size_t>(workers, 1); ++i) workers_.push_back(std::make_unique<Worker>(i));
+  commands_ = std::make_unique<Worker>(workers_.size());
 }
 
 WorkerPool::~WorkerPool() {
@@ -22,8 +22,10 @@ WorkerPool::~WorkerPool() {
   stop();
 }
 
-void WorkerPool::start(Processor processor) {
+void WorkerPool::start(Processor processor, BatchRunner runner, Abandoned abandoned) {
   processor_ = std::move(processor);
+  runner_ = std::move(runner);
+  abandoned_ = std::move(abandoned);
   running_ = true;
   auto launch = [](Worker& w) {
     w.guard.emplace(boost::asio::make_work_guard(w.io));
@@ -104,6 +106,23 @@ void WorkerPool::defer(Worker& w, RequestPtr req, const std::string& key) {
 }
 
 void WorkerPool::drain(Worker& w) {
+  if (!runner_) return drainBatch(w);
+  struct Batch {
+    WorkerPool* pool;
+    Worker* worker;
+  } batch{this, &w};
+  Status st = runner_([](void* p) { static_cast<Batch*>(p)->pool->drainBatch(*static_cast<Batch*>(p)->worker); }, &batch);
+  if (st) return;
+  // The batch's thread is stuck in a plugin for good while processing w.processing: finish that
+  // request here and go on with the queue (the next batch gets a new thread).
+  if (abandoned_) abandoned_(w.index, st.message());
+  finishProcessing(w);
+  std::lock_guard lock(w.mutex);
+  w.drainScheduled = false;
+  scheduleDrain(w);
+}
+
+void WorkerPool::drainBatch(Worker& w) {
   for (int n = 0; n < kDrainBatch; ++n) {
     {
       std::lock_guard lock(w.mutex);
@@ -124,25 +143,29 @@ void WorkerPool::drain(Worker& w) {
       w.dirty.erase(req);
       w.processing = std::move(req);
     }
-    processor_(w.processing->req);  // only this thread writes `processing`; add() reads it under the lock
-    {
-      std::lock_guard lock(w.mutex);
-      RequestPtr req = std::move(w.processing);
-      w.processing.reset();
-      if (auto again = w.dirty.find(req); again != w.dirty.end()) {  // re-added while processing
-        if (rounds_) {
-          defer(w, *again, req->jobKey);  // this job was served this round
-          decrement();
-        } else {
-          w.queue.push_back(*again);
-        }
-      }
-    }
-    decrement();
+    processor_(w.index, w.processing->req);  // only this batch writes `processing`; add() reads it under the lock
+    finishProcessing(w);
   }
   std::lock_guard lock(w.mutex);
   w.drainScheduled = false;
   scheduleDrain(w);
+}
+
+void WorkerPool::finishProcessing(Worker& w) {
+  {
+    std::lock_guard lock(w.mutex);
+    RequestPtr req = std::move(w.processing);
+    w.processing.reset();
+    if (auto again = w.dirty.find(req); again != w.dirty.end()) {  // re-added while processing
+      if (rounds_) {
+        defer(w, *again, req->jobKey);  // this job was served this round
+        decrement();
+      } else {
+        w.queue.push_back(*again);
+      }
+    }
+  }
+  decrement();
 }
 
 bool WorkerPool::startNextRound() {
@@ -193,9 +216,9 @@ void WorkerPool::forget(const Request& req) {
   if (!w.failures.empty()) w.failures.erase(req);
 }
 
-void WorkerPool::post(std::string_view jobKey, std::function<void()> task) {
+void WorkerPool::post(size_t worker, std::function<void()> task) {
   increment();
-  boost::asio::post(workers_[workerOf(jobKey)]->io, [this, task = std::move(task)] {
+  boost::asio::post(workers_[worker]->io, [this, task = std::move(task)] {
     task();
     decrement();
   });

@@ -22,12 +22,19 @@
 
 #include "host/controller/clock.h"
 #include "host/controller/request.h"
+#include "jobhost/status.h"
 
 namespace jobhost {
 
 class WorkerPool {
  public:
-  using Processor = std::function<void(const Request&)>;
+  /// Handles one request on behalf of worker `worker`.
+  using Processor = std::function<void(size_t worker, const Request&)>;
+  /// Runs a batch of processing, `work(arg)`; an error means the batch was abandoned inside a
+  /// plugin call (see JobPlugins::runAbandonable) while processing the worker's current request.
+  using BatchRunner = std::function<Status(void (*work)(void*), void* arg)>;
+  /// Finishes the request worker `worker` was processing when its batch was abandoned.
+  using Abandoned = std::function<void(size_t worker, const std::string& why)>;
 
   /// Backoff of AddRateLimited: 5 ms doubling per failure, at most 180 s.
   static constexpr int64_t kBaseBackoffMs = 5;
@@ -38,8 +45,9 @@ class WorkerPool {
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  /// Starts one thread per worker plus the command thread; `processor` handles each request.
-  void start(Processor processor);
+  /// Starts one thread per worker plus the command thread; `processor` handles each request, in
+  /// batches run by `runner` (inline when empty); `abandoned` finishes an abandoned one.
+  void start(Processor processor, BatchRunner runner = {}, Abandoned abandoned = {});
   /// Stops every thread; queued work is dropped.
   void stop();
 
@@ -56,7 +64,9 @@ class WorkerPool {
   void forget(const Request& req);
 
   /// Runs `task` on the worker that owns `jobKey`, serialised with that job's requests.
-  void post(std::string_view jobKey, std::function<void()> task);
+  void post(std::string_view jobKey, std::function<void()> task) { post(workerOf(jobKey), std::move(task)); }
+  /// Runs `task` on worker `worker` (< size()).
+  void post(size_t worker, std::function<void()> task);
   /// Runs `task` on the command queue's thread.
   void postCommand(std::function<void()> task);
 
@@ -85,6 +95,8 @@ class WorkerPool {
   };
 
   struct Worker {
+    explicit Worker(size_t i) : index(i) {}
+    const size_t index;
     boost::asio::io_context io;
     std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> guard;
     std::thread thread;
@@ -102,6 +114,8 @@ class WorkerPool {
 
   Worker& workerFor(const Request& req) { return *workers_[jobKeyHash(req) % workers_.size()]; }
   void drain(Worker& w);
+  void drainBatch(Worker& w);       // up to kDrainBatch requests, then the next drain is scheduled
+  void finishProcessing(Worker& w);  // after w.processing was handled (or abandoned)
   void scheduleDrain(Worker& w);  // w.mutex held
   bool enqueue(Worker& w, Request request);  // w.mutex held; true when queued (drain to schedule)
   void defer(Worker& w, RequestPtr req, const std::string& key);  // w.mutex held
@@ -111,6 +125,8 @@ class WorkerPool {
   Clock& clock_;
   std::shared_ptr<Lifeline> lifeline_ = std::make_shared<Lifeline>();
   Processor processor_;
+  BatchRunner runner_;
+  Abandoned abandoned_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::unique_ptr<Worker> commands_;
   std::atomic<int64_t> pending_{0};

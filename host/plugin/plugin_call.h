@@ -33,9 +33,11 @@ Status invokeErased(void* f) {
 }
 
 /// Calls into `plugin` at `where` (a point or hook name); a quarantined plugin is not called. With a
-/// callTimeout the call runs on the caller's guard thread (one handoff), inline when already there.
+/// callTimeout the call runs on the caller's guard thread (one handoff), inline when already there
+/// unless `isolated`: a call whose hang must not abandon the guarded batch around it then runs on a
+/// guard thread of its own.
 template <class F>
-Status callPlugin(const RegisteredPlugin& plugin, const char* where, F&& call) noexcept {
+Status callPlugin(const RegisteredPlugin& plugin, const char* where, F&& call, bool isolated = false) noexcept {
   if (auto refused = deadline::refuseQuarantined(plugin, where)) return *refused;
   if (plugin.entry.callTimeout.ms <= 0) return catchingPlugin(call);
   auto watched = [&] {
@@ -44,7 +46,7 @@ Status callPlugin(const RegisteredPlugin& plugin, const char* where, F&& call) n
     deadline::end();
     return st;
   };
-  if (deadline::onGuardThread()) return watched();
+  if (deadline::onGuardThread() && !isolated) return watched();
   return deadline::runGuarded(&invokeErased<decltype(watched)>, &watched, false);
 }
 

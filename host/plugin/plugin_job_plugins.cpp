@@ -26,8 +26,8 @@ const char* hookName(int h) {
 }
 
 template <class Call>
-Status guarded(const ActivePlugin& a, const char* hook, Call&& call) {
-  Status st = callPlugin(*a.plugin, hook, std::forward<Call>(call));
+Status guarded(const ActivePlugin& a, const char* hook, Call&& call, bool isolated = false) {
+  Status st = callPlugin(*a.plugin, hook, std::forward<Call>(call), isolated);
   if (st) return st;
   return Status::error("plugin \"" + a.plugin->names[0] + "\" failed in " + hook + ": " + st.message());
 }
@@ -35,7 +35,9 @@ Status guarded(const ActivePlugin& a, const char* hook, Call&& call) {
 }  // namespace
 
 PluginJobPlugins::PluginJobPlugins(std::shared_ptr<const Registry> registry, std::map<std::string, int32_t> priorities)
-    : registry_(std::move(registry)), priorities_(std::move(priorities)) {}
+    : registry_(std::move(registry)), priorities_(std::move(priorities)) {
+  for (const auto& plugin : registry_->plugins()) anyDeadline_ = anyDeadline_ || plugin.entry.callTimeout.ms > 0;
+}
 
 Status PluginJobPlugins::prepare(const Job& job) {
   auto result = runPipeline(*registry_, job, priorities_);
@@ -149,12 +151,27 @@ void PluginJobPlugins::updateStatus(const Job& job, JobStatus& status) {
   const RegisteredPlugin* plugin = (*p)->status;
   JobStatus candidate = status;
   ActivePlugin a{plugin, {}};
-  Status st = guarded(a, "Status", [&] { return plugin->loaded.instance->status()->updateStatus(job, candidate); });
+  // A hang here only drops this status: isolated, so it never abandons the caller's batch.
+  Status st = guarded(a, "Status", [&] { return plugin->loaded.instance->status()->updateStatus(job, candidate); }, true);
   if (!st) {
     log::get("plugins")->error("{}; keeping the status the controller computed", st.message());
     return;
   }
   status = std::move(candidate);
+}
+
+Status PluginJobPlugins::runAbandonable(void (*work)(void*), void* arg) {
+  if (!anyDeadline_) return JobPlugins::runAbandonable(work, arg);
+  struct Work {
+    void (*fn)(void*);
+    void* arg;
+  } batch{work, arg};
+  return deadline::runGuarded(
+      [](void* p) {
+        static_cast<Work*>(p)->fn(static_cast<Work*>(p)->arg);
+        return Status::ok();
+      },
+      &batch, true);
 }
 
 }  // namespace jobhost

@@ -26,6 +26,8 @@ class PluginJobPlugins final : public JobPlugins {
   Status onJobUpdate(Job& job, ResourceClient& client) override;
   Status onJobDelete(Job& job, ResourceClient& client) override;
   void updateStatus(const Job& job, JobStatus& status) override;
+  /// With a plugin call deadline configured, `work` runs on the calling thread's guard thread.
+  Status runAbandonable(void (*work)(void*), void* arg) override;
 
   /// The prepared pipeline result of a job (prepares it on first use).
   Expected<std::shared_ptr<const PipelineResult>> prepared(const Job& job);
@@ -39,6 +41,7 @@ class PluginJobPlugins final : public JobPlugins {
 
   std::shared_ptr<const Registry> registry_;
   std::map<std::string, int32_t> priorities_;
+  bool anyDeadline_ = false;  // some plugin has a callTimeout
   std::shared_mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<const Prepared>> prepared_;  // by job UID
 };

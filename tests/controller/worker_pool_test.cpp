@@ -31,7 +31,7 @@ TEST(WorkerPool, IdenticalQueuedRequestsAreProcessedOnce) {
   std::mutex m;
   std::vector<std::string> seen;
   std::atomic<bool> release{false};
-  pool.start([&](const Request& r) {
+  pool.start([&](size_t, const Request& r) {
     while (r.jobName == "blocker" && !release) std::this_thread::yield();
     std::lock_guard l(m);
     seen.push_back(r.jobName + "/" + r.event);
@@ -50,7 +50,7 @@ TEST(WorkerPool, BackoffDoublesFromFiveMsAndForgetResets) {
   VirtualClock clock;
   WorkerPool pool(2, clock);
   std::atomic<int> runs{0};
-  pool.start([&](const Request&) { ++runs; });
+  pool.start([&](size_t, const Request&) { ++runs; });
   Request r = named("a");
   for (int i = 0; i < 4; ++i) pool.addRateLimited(r);
   EXPECT_EQ(pool.numRequeues(r), 4);
@@ -75,7 +75,7 @@ TEST(WorkerPool, BackoffIsCappedAt180Seconds) {
   VirtualClock clock;
   WorkerPool pool(1, clock);
   std::atomic<int> runs{0};
-  pool.start([&](const Request&) { ++runs; });
+  pool.start([&](size_t, const Request&) { ++runs; });
   Request r = named("a");
   for (int i = 0; i < 20; ++i) pool.addRateLimited(r);
   clock.advanceTo(179'999);
