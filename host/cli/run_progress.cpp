@@ -108,7 +108,7 @@ std::string annotation(const PodState& pod, std::string_view key) {
 
 }  // namespace
 
-void PodOutcomes::onClusterEvents(std::span<const ClusterEvent> events) {
+void PodOutcomes::onClusterEvents(std::span<ClusterEvent> events) {
   {
     std::lock_guard lock(mutex_);
     for (const auto& ev : events) {

@@ -63,7 +63,7 @@ class PodOutcomes final : public ClusterListener {
  public:
   PodOutcomes(ClusterListener& next, std::string ns, std::string job)
       : next_(next), ns_(std::move(ns)), job_(std::move(job)) {}
-  void onClusterEvents(std::span<const ClusterEvent> events) override;
+  void onClusterEvents(std::span<ClusterEvent> events) override;
   /// Per task of `job`, in spec order.
   std::vector<TaskOutcome> byTask(const Job& job) const;
   /// The last observed state of each incarnation that Failed, in pod name then creation order.

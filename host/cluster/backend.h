@@ -62,12 +62,25 @@ struct ClusterEvent {
 
 /// Receives backend events. Called from a backend thread, never from inside a call into the
 /// backend. Events of one batch are applied together before any request they cause is processed.
+/// The listener may move from the events (a listener that passes them on reads them first).
 class ClusterListener {
  public:
-  virtual void onClusterEvents(std::span<const ClusterEvent> events) = 0;
+  virtual void onClusterEvents(std::span<ClusterEvent> events) = 0;
 
  protected:
   ~ClusterListener() = default;
+};
+
+/// A backend that keeps its events in lanes, one per controller worker, instead of delivering
+/// them to the listener: each worker takes its own lane when it runs out of work (the sim).
+class LaneSource {
+ public:
+  /// Applies the lane's changes that are due (pod transitions) and appends its events, in order, to
+  /// `out`. Called by the lane's worker only. False when the lane had nothing.
+  virtual bool takeLane(size_t lane, std::vector<ClusterEvent>& out) = 0;
+
+ protected:
+  ~LaneSource() = default;
 };
 
 /// The backend. All calls are thread-safe and return without waiting for the resulting events;

@@ -95,43 +95,55 @@ Request podRequest(const PodState& state, const PodFacts& facts, std::string_vie
   return req;
 }
 
-/// The job key a cluster event is about, or "" when it is about no Volcano job.
-std::string eventJobKey(const ClusterEvent& ev) {
+/// FNV-1 of "ns/name" (the job's worker and cache shard) of the job a cluster event is about;
+/// false when it is about no Volcano job.
+bool eventJobHash(const ClusterEvent& ev, uint32_t& hash) {
+  auto of = [&](const std::string& ns, const std::string& name) {
+    hash = fnv1Hash32(name, fnv1Hash32("/", fnv1Hash32(ns)));
+    return true;
+  };
   switch (ev.type) {
     case ClusterEvent::Type::PodAdded:
     case ClusterEvent::Type::PodUpdated:
     case ClusterEvent::Type::PodDeleted: {
       const auto& ann = ev.pod.object->metadata.annotations;
       auto job = ann.find(kJobNameKey);
-      return job == ann.end() ? std::string() : jobKeyOf(ev.pod.namespace_(), job->second);
+      return job != ann.end() && of(ev.pod.namespace_(), job->second);
     }
     case ClusterEvent::Type::PodGroupUpdated: {
       const PodGroup& pg = *ev.podGroup;
       const std::string* name = &pg.metadata.name;
       for (const auto& ref : pg.metadata.ownerReferences)
         if (ref.kind == "Job") name = &ref.name;
-      return jobKeyOf(pg.metadata.namespace_, *name);
+      return of(pg.metadata.namespace_, *name);
     }
     case ClusterEvent::Type::JobChanged:
-      return jobKeyOf(ev.namespace_, ev.jobName);
+      return of(ev.namespace_, ev.jobName);
   }
-  return {};
+  return false;
 }
 
 }  // namespace
 
-void Controller::onClusterEvents(std::span<const ClusterEvent> events) {
+void Controller::onClusterEvents(std::span<ClusterEvent> events) {
   std::vector<std::vector<ClusterEvent>> shares(pool_.size());
-  for (const ClusterEvent& ev : events) {
-    const std::string key = eventJobKey(ev);
-    if (!key.empty()) shares[pool_.workerOf(key)].push_back(ev);
-  }
+  for (ClusterEvent& ev : events)
+    if (uint32_t hash = 0; eventJobHash(ev, hash)) shares[hash % shares.size()].push_back(std::move(ev));
   for (size_t w = 0; w < shares.size(); ++w)
     if (!shares[w].empty())
-      pool_.post(w, [this, share = std::move(shares[w])] { applyEvents(share); });
+      pool_.post(w, [this, w, share = std::move(shares[w])] { applyEvents(w, share); });
 }
 
-void Controller::applyEvents(const std::vector<ClusterEvent>& events) {
+void Controller::useLanes(LaneSource& source) {
+  pool_.useRounds([this, &source](size_t worker) {
+    std::vector<ClusterEvent> events;
+    if (!source.takeLane(worker, events)) return false;
+    if (!events.empty()) applyEvents(worker, events);
+    return true;
+  });
+}
+
+void Controller::applyEvents(size_t worker, const std::vector<ClusterEvent>& events) {
   std::vector<Request> requests;
   requests.reserve(events.size());
   for (const ClusterEvent& ev : events) {
@@ -150,7 +162,7 @@ void Controller::applyEvents(const std::vector<ClusterEvent>& events) {
     }
     if (req) requests.push_back(std::move(*req));
   }
-  pool_.addAll(std::move(requests));
+  pool_.addAll(worker, std::move(requests));
 }
 
 std::optional<Request> Controller::podAdded(const PodState& pod) {
@@ -168,13 +180,17 @@ std::optional<Request> Controller::podUpdated(const ClusterEvent& ev) {
   if (!facts) return std::nullopt;
   if (pod.deletionTimestamp) return podDeleted(pod);
   auto entry = cache_.lockExisting(jobKeyOf(pod.namespace_(), *facts->jobName));
+  const PodRecord* record = nullptr;
   if (entry) {
     const PodRecord* cached = entry->findPod(pod.name());
-    if (cached && sameIdentity(*cached, pod, *facts))
-      entry->updatePodProgress(pod.name(), progressOf(pod, *facts));
-    else
-      entry->updatePod(pod.name(), recordOf(pod, *facts));
+    if (cached && sameIdentity(*cached, pod, *facts)) {
+      record = entry->updatePodProgress(pod.name(), progressOf(pod, *facts));
+    } else if (entry->updatePod(pod.name(), recordOf(pod, *facts))) {
+      record = entry->findPod(pod.name());
+    }
   }
+  auto completed = [&] { return record ? entry->taskCompleted(*record) : entry && entry->taskCompleted(*facts->task); };
+  auto failed = [&] { return record ? entry->taskFailed(*record) : entry && entry->taskFailed(*facts->task); };
 
   std::string_view event = events::OutOfSync;
   int32_t exitCode = 0;
@@ -188,15 +204,19 @@ std::optional<Request> Controller::podUpdated(const ClusterEvent& ev) {
       }
       break;
     case PodPhase::Succeeded:
-      if (before != PodPhase::Succeeded && entry && entry->taskCompleted(*facts->task)) event = events::TaskCompleted;
+      if (before != PodPhase::Succeeded && completed()) event = events::TaskCompleted;
       break;
-    case PodPhase::Running:
-      if (entry && entry->taskFailed(*facts->task)) event = events::TaskFailed;
-      if (before != PodPhase::Running) event = events::PodRunning;
+    case PodPhase::Running:  // PodRunning overrides TaskFailed
+      if (before != PodPhase::Running)
+        event = events::PodRunning;
+      else if (failed())
+        event = events::TaskFailed;
       break;
     case PodPhase::Pending:
-      if (entry && entry->taskFailed(*facts->task)) event = events::TaskFailed;
-      if (before != PodPhase::Pending) event = events::PodPending;
+      if (before != PodPhase::Pending)
+        event = events::PodPending;
+      else if (failed())
+        event = events::TaskFailed;
       break;
     case PodPhase::Unknown:
       break;

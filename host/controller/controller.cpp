@@ -17,6 +17,17 @@ std::string makeUid(const std::string& key, uint64_t seq) {
   return buf;
 }
 
+/// A fresh report of `req` in `rep`, reusing its strings' storage (one report per worker).
+void startReport(HandledRequest& rep, const Request& req, const PolicyDecision& decision) {
+  rep.request = req;
+  rep.action = decision.action;
+  rep.delayMs = decision.delayMs;
+  rep.delayedFire = false;
+  rep.error.clear();
+  rep.requeued = false;
+  rep.retryLimitReached = false;
+}
+
 Request outOfSync(std::string ns, std::string name) {
   Request req;
   req.namespace_ = std::move(ns);
@@ -166,20 +177,18 @@ void Controller::process(size_t worker, const Request& req) {
   JobEntry& entry = *f.entry;
   f.start = entry.job->status.state.phase;
   f.terminating = false;
+  const PolicyDecision decision = decidePolicy(*entry.job, req);
   HandledRequest& rep = f.rep;
-  rep = HandledRequest{};
-  DelayAction act = applyPolicies(*entry.job, req);
-  rep.request = req;
-  rep.action = act.action;
-  rep.delayMs = act.delayMs;
-  if (act.delayMs != 0) {
-    delayed_.add(act, req, [this](const std::shared_ptr<DelayedActions::Entry>& e) { return armDelayed(e); });
-  } else if (Status st = executeStateAction(actions_, entry, f.start, stateActionOf(act)); !st) {
+  startReport(rep, req, decision);
+  if (decision.delayMs != 0) {
+    delayed_.add(delayActionOf(req, decision), req,
+                 [this](const std::shared_ptr<DelayedActions::Entry>& e) { return armDelayed(e); });
+  } else if (Status st = executeStateAction(actions_, entry, f.start, stateActionOf(req, decision.action)); !st) {
     rep.error = st.message();
     handleError(entry, f.start, req, rep, &f.terminating);
   } else {
     pool_.forget(req);
-    if (!isInternalAction(act.action)) delayed_.cleanup(act);
+    if (!isInternalAction(decision.action)) delayed_.cleanup(delayActionOf(req, decision));
   }
   finish(f);
 }

@@ -82,9 +82,19 @@ class Controller final : private ClusterListener {
     return delayed_.count(jobKeyOf(ns, name));
   }
 
-  /// Deterministic stepping for the sim driver (see WorkerPool rounds).
-  void useRounds() { pool_.useRounds(); }
-  bool startNextRound() { return pool_.startNextRound(); }
+  /// Deterministic stepping for the sim driver (see WorkerPool rounds): each worker takes its lane
+  /// of `source` (lane = workerOf the job) when its round runs out of requests. Before start().
+  void useLanes(LaneSource& source);
+  /// While open, a worker whose round ran out of requests takes its lane and starts its next
+  /// round (the driver settling an instant); while closed, events and later rounds wait.
+  void openLanes(bool open) { pool_.openRounds(open); }
+  /// Has every worker take its lane (lanes open).
+  void kickLanes() { pool_.kick(); }
+  size_t workers() const { return pool_.size(); }
+  /// The worker of job ns/name (Volcano's FNV-1 routing).
+  size_t workerOf(std::string_view ns, std::string_view name) const {
+    return fnv1Hash32(name, fnv1Hash32("/", fnv1Hash32(ns))) % pool_.size();
+  }
 
   /// Blocks until no request, command or posted task is queued or running.
   void waitForIdle() { pool_.waitForIdle(); }
@@ -105,9 +115,9 @@ class Controller final : private ClusterListener {
     AbandonScope scope;
   };
 
-  void onClusterEvents(std::span<const ClusterEvent> events) override;
+  void onClusterEvents(std::span<ClusterEvent> events) override;
   /// On the worker that owns the events' jobs: applies them to the cache and queues the requests.
-  void applyEvents(const std::vector<ClusterEvent>& events);
+  void applyEvents(size_t worker, const std::vector<ClusterEvent>& events);
   // Each applies one event to the cache and returns the request to queue.
   std::optional<Request> podAdded(const PodState& pod);
   std::optional<Request> podUpdated(const ClusterEvent& event);

@@ -27,10 +27,8 @@ void JobEntry::clearJob() {
   rebuild();
 }
 
-int32_t JobEntry::expectedIndexOf(std::string_view podName, const std::string& task) const {
-  if (!job) return -1;
-  auto it = taskIndex_.find(task);
-  if (it == taskIndex_.end()) return -1;
+int32_t JobEntry::expectedIndexOf(std::string_view podName, const std::string& task, int32_t taskSlot) const {
+  if (!job || taskSlot < 0) return -1;
   const std::string& jobName = job->metadata.name;
   // <job>-<task>-<i>, with i printed like Go's %d (no sign, no leading zeros).
   size_t prefix = jobName.size() + 1 + task.size() + 1;
@@ -43,20 +41,18 @@ int32_t JobEntry::expectedIndexOf(std::string_view podName, const std::string& t
   int32_t index = -1;
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
   if (ec != std::errc() || end != digits.data() + digits.size() || index < 0) return -1;
-  return index < job->spec.tasks[it->second].replicas ? index : -1;
+  return index < job->spec.tasks[static_cast<size_t>(taskSlot)].replicas ? index : -1;
 }
 
-void JobEntry::account(const std::string& name, const PodRecord& r, int sign) {
-  if (r.terminating)
-    allTerminating_ += sign;
-  else
-    allByPhase_[phaseSlot(r.phase)] += sign;
+void JobEntry::intern(const std::string& name, PodRecord& r) {
+  auto slot = taskIndex_.find(r.task);
+  r.taskSlot = slot == taskIndex_.end() ? -1 : slot->second;
+  r.keyCounts = &keyCounts_[r.task];
+  r.expectedIndex = expectedIndexOf(name, r.task, r.taskSlot);
+}
 
-  TaskKeyCounts& key = keyCounts_[r.task];
-  key.pods += sign;
-  if (r.phase == PodPhase::Succeeded) key.succeeded += sign;
-  if (r.phase == PodPhase::Running || r.phase == PodPhase::Pending) key.liveRestarts += sign * r.restarts;
-
+void JobEntry::accountIdentity(const std::string& name, const PodRecord& r, int sign) {
+  r.keyCounts->pods += sign;
   if (r.hasPartition) {
     auto& names = partitions_[r.task][r.partition];
     if (sign > 0)
@@ -64,10 +60,8 @@ void JobEntry::account(const std::string& name, const PodRecord& r, int sign) {
     else
       names.erase(name);
   }
-
-  auto it = taskIndex_.find(r.task);
-  if (it == taskIndex_.end()) return;
-  TaskCounts& t = tasks_[it->second];
+  if (r.taskSlot < 0) return;
+  TaskCounts& t = tasks_[static_cast<size_t>(r.taskSlot)];
   if (r.expectedIndex < 0) {
     if (sign > 0)
       t.unexpected.insert(name);
@@ -79,6 +73,18 @@ void JobEntry::account(const std::string& name, const PodRecord& r, int sign) {
     t.missing.erase(r.expectedIndex);
   else
     t.missing.insert(r.expectedIndex);
+}
+
+void JobEntry::accountProgress(const std::string& name, const PodRecord& r, int sign) {
+  if (r.terminating)
+    allTerminating_ += sign;
+  else
+    allByPhase_[phaseSlot(r.phase)] += sign;
+  TaskKeyCounts& key = *r.keyCounts;
+  if (r.phase == PodPhase::Succeeded) key.succeeded += sign;
+  if (r.phase == PodPhase::Running || r.phase == PodPhase::Pending) key.liveRestarts += sign * r.restarts;
+  if (r.taskSlot < 0 || r.expectedIndex < 0) return;
+  TaskCounts& t = tasks_[static_cast<size_t>(r.taskSlot)];
   if (readyForDependents(r)) t.ready += sign;
   if (r.terminating) {
     t.terminating += sign;
@@ -103,52 +109,57 @@ void JobEntry::rebuild() {
   if (job) {
     tasks_.resize(job->spec.tasks.size());
     for (size_t i = 0; i < job->spec.tasks.size(); ++i) {
-      taskIndex_.emplace(job->spec.tasks[i].name, i);
+      taskIndex_.emplace(job->spec.tasks[i].name, static_cast<int32_t>(i));
       for (int32_t r = 0; r < job->spec.tasks[i].replicas; ++r) tasks_[i].missing.insert(r);
     }
   }
   for (auto& [name, record] : pods_) {
-    record.expectedIndex = expectedIndexOf(name, record.task);
-    account(name, record, +1);
+    intern(name, record);
+    accountIdentity(name, record, +1);
+    accountProgress(name, record, +1);
   }
 }
 
 bool JobEntry::addPod(const std::string& name, PodRecord record) {
-  if (pods_.count(name)) return false;
-  record.expectedIndex = expectedIndexOf(name, record.task);
-  auto it = pods_.emplace(name, std::move(record)).first;
-  account(it->first, it->second, +1);
+  auto [it, fresh] = pods_.try_emplace(name, std::move(record));
+  if (!fresh) return false;
+  intern(it->first, it->second);
+  accountIdentity(it->first, it->second, +1);
+  accountProgress(it->first, it->second, +1);
   return true;
 }
 
 bool JobEntry::updatePod(const std::string& name, PodRecord record) {
   auto it = pods_.find(name);
   if (it == pods_.end()) return false;
-  account(it->first, it->second, -1);
-  record.expectedIndex = expectedIndexOf(name, record.task);
+  accountProgress(it->first, it->second, -1);
+  accountIdentity(it->first, it->second, -1);
   it->second = std::move(record);
-  account(it->first, it->second, +1);
+  intern(it->first, it->second);
+  accountIdentity(it->first, it->second, +1);
+  accountProgress(it->first, it->second, +1);
   return true;
 }
 
-bool JobEntry::updatePodProgress(const std::string& name, const PodRecord& progress) {
+const PodRecord* JobEntry::updatePodProgress(const std::string& name, const PodRecord& progress) {
   auto it = pods_.find(name);
-  if (it == pods_.end()) return false;
+  if (it == pods_.end()) return nullptr;
   PodRecord& r = it->second;
-  account(it->first, r, -1);
+  accountProgress(it->first, r, -1);
   r.phase = progress.phase;
   r.terminating = progress.terminating;
   r.outOfSync = progress.outOfSync;
   r.allReady = progress.allReady;
   r.restarts = progress.restarts;
-  account(it->first, r, +1);
-  return true;
+  accountProgress(it->first, r, +1);
+  return &r;
 }
 
 bool JobEntry::removePod(const std::string& name) {
   auto it = pods_.find(name);
   if (it == pods_.end()) return false;
-  account(it->first, it->second, -1);
+  accountProgress(it->first, it->second, -1);
+  accountIdentity(it->first, it->second, -1);
   pods_.erase(it);
   return true;
 }
@@ -158,25 +169,35 @@ const PodRecord* JobEntry::findPod(const std::string& name) const {
   return it == pods_.end() ? nullptr : &it->second;
 }
 
+bool JobEntry::completed(const TaskKeyCounts& key, int32_t taskSlot) const {
+  if (!job || key.pods == 0) return false;
+  int32_t replicas = taskSlot >= 0 ? job->spec.tasks[static_cast<size_t>(taskSlot)].replicas : 0;
+  return replicas > 0 && key.succeeded >= replicas;
+}
+
+bool JobEntry::failed(const TaskKeyCounts& key, int32_t taskSlot) const {
+  if (!job || key.pods == 0 || taskSlot < 0) return false;
+  const TaskSpec& spec = job->spec.tasks[static_cast<size_t>(taskSlot)];
+  if (spec.replicas == 0) return false;  // cache.go: a task without replicas never fails
+  int32_t maxRetry = spec.maxRetry;
+  if (maxRetry == -1) return false;
+  if (maxRetry == 0) maxRetry = 3;
+  return key.liveRestarts >= maxRetry;
+}
+
+bool JobEntry::taskCompleted(const PodRecord& cached) const { return completed(*cached.keyCounts, cached.taskSlot); }
+bool JobEntry::taskFailed(const PodRecord& cached) const { return failed(*cached.keyCounts, cached.taskSlot); }
+
 bool JobEntry::taskCompleted(const std::string& task) const {
-  if (!job) return false;
   auto key = keyCounts_.find(task);
-  if (key == keyCounts_.end() || key->second.pods == 0) return false;
-  const TaskSpec* spec = job->findTask(task);
-  int32_t replicas = spec ? spec->replicas : 0;
-  return replicas > 0 && key->second.succeeded >= replicas;
+  auto slot = taskIndex_.find(task);
+  return key != keyCounts_.end() && completed(key->second, slot == taskIndex_.end() ? -1 : slot->second);
 }
 
 bool JobEntry::taskFailed(const std::string& task) const {
-  if (!job) return false;
   auto key = keyCounts_.find(task);
-  if (key == keyCounts_.end() || key->second.pods == 0) return false;
-  const TaskSpec* spec = job->findTask(task);
-  if (!spec || spec->replicas == 0) return false;  // cache.go: a task without replicas never fails
-  int32_t maxRetry = spec->maxRetry;
-  if (maxRetry == -1) return false;
-  if (maxRetry == 0) maxRetry = 3;
-  return key->second.liveRestarts >= maxRetry;
+  auto slot = taskIndex_.find(task);
+  return key != keyCounts_.end() && failed(key->second, slot == taskIndex_.end() ? -1 : slot->second);
 }
 
 const std::set<std::string>* JobEntry::partitionPods(const std::string& task, const std::string& id) const {

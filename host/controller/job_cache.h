@@ -25,6 +25,13 @@ struct StringHash {
   size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
+/// Counters over every pod carrying one task-spec key (TaskCompleted / TaskFailed).
+struct TaskKeyCounts {
+  int32_t pods = 0;
+  int32_t succeeded = 0;
+  int32_t liveRestarts = 0;  // restarts summed over Running and Pending pods
+};
+
 /// What the controller keeps of one pod (far smaller than the Pod itself).
 struct PodRecord {
   std::string uid;
@@ -36,7 +43,10 @@ struct PodRecord {
   bool outOfSync = false;    // volcano.sh/controller-out-of-sync annotation
   bool allReady = true;      // every container status is ready (vacuously true without any)
   int32_t restarts = 0;      // container + init container restart counts
+  // Set by the entry when cached:
   int32_t expectedIndex = -1;  // i when the name is <job>-<task>-<i> with i < replicas, else -1
+  int32_t taskSlot = -1;       // index of the spec task named `task`, or -1
+  TaskKeyCounts* keyCounts = nullptr;  // the entry's counters of `task`
 };
 
 inline size_t phaseSlot(PodPhase p) { return static_cast<size_t>(p); }
@@ -52,13 +62,6 @@ struct TaskCounts {
   std::set<int32_t> missing;      // expected indices with no pod
   std::set<std::string> outOfSync;   // expected, not terminating, marked out-of-sync
   std::set<std::string> unexpected;  // under this task but not expected (scale-down, strays)
-};
-
-/// Counters over every pod carrying one task-spec key (TaskCompleted / TaskFailed).
-struct TaskKeyCounts {
-  int32_t pods = 0;
-  int32_t succeeded = 0;
-  int32_t liveRestarts = 0;  // restarts summed over Running and Pending pods
 };
 
 class JobEntry {
@@ -80,14 +83,18 @@ class JobEntry {
   bool addPod(const std::string& name, PodRecord record);     // false: already cached
   bool updatePod(const std::string& name, PodRecord record);  // false: not cached
   /// updatePod for a cached pod whose uid, task and partition are unchanged: moves only its
-  /// phase, flags and restarts (no string copies on the hot event path).
-  bool updatePodProgress(const std::string& name, const PodRecord& progress);
+  /// phase, flags and restarts (no string copies on the hot event path). Returns the record.
+  const PodRecord* updatePodProgress(const std::string& name, const PodRecord& progress);
   bool removePod(const std::string& name);                    // false: not cached
   const PodRecord* findPod(const std::string& name) const;
   const std::unordered_map<std::string, PodRecord>& pods() const { return pods_; }
 
+  /// Succeeded pods of the task (by task-spec key) >= its replicas > 0 (cache.go).
   bool taskCompleted(const std::string& task) const;
+  bool taskCompleted(const PodRecord& cached) const;
+  /// Restarts of its Running and Pending pods >= maxRetry (0: 3; -1: never) (cache.go).
   bool taskFailed(const std::string& task) const;
+  bool taskFailed(const PodRecord& cached) const;
 
   /// Counters of spec task i (same order as job->spec.tasks).
   const TaskCounts& taskCounts(size_t i) const { return tasks_[i]; }
@@ -107,13 +114,19 @@ class JobEntry {
   uint64_t pvcNameSeq = 0;
 
  private:
-  int32_t expectedIndexOf(std::string_view podName, const std::string& task) const;
-  void account(const std::string& name, const PodRecord& r, int sign);
+  int32_t expectedIndexOf(std::string_view podName, const std::string& task, int32_t taskSlot) const;
+  /// Sets the record's cache fields (task slot, key counters, expected index).
+  void intern(const std::string& name, PodRecord& r);
+  /// The counters that depend on the pod's identity (name, task, partition) / on its progress.
+  void accountIdentity(const std::string& name, const PodRecord& r, int sign);
+  void accountProgress(const std::string& name, const PodRecord& r, int sign);
+  bool completed(const TaskKeyCounts& key, int32_t taskSlot) const;
+  bool failed(const TaskKeyCounts& key, int32_t taskSlot) const;
   void rebuild();
 
   std::string key_;
   std::unordered_map<std::string, PodRecord> pods_;
-  std::unordered_map<std::string, size_t> taskIndex_;
+  std::unordered_map<std::string, int32_t> taskIndex_;
   std::vector<TaskCounts> tasks_;
   std::unordered_map<std::string, TaskKeyCounts> keyCounts_;
   std::map<std::string, std::map<std::string, std::set<std::string>>> partitions_;

@@ -29,7 +29,18 @@ ActionType actionTypeOf(std::string_view action);
 /// SyncJob, EnqueueJob, SyncQueue, OpenQueue, CloseQueue.
 bool isInternalAction(std::string_view action);
 
+/// What applyPolicies decides: the action (a view of the request, the job's policy or a constant:
+/// valid while both live) and its delay.
+struct PolicyDecision {
+  std::string_view action;
+  int64_t delayMs = 0;
+};
+
 /// The rules of spec §3, first match wins.
+PolicyDecision decidePolicy(const Job& job, const Request& req);
+/// The delayAction record of a decision for `req`.
+DelayAction delayActionOf(const Request& req, const PolicyDecision& decision);
+/// delayActionOf(req, decidePolicy(job, req)).
 DelayAction applyPolicies(const Job& job, const Request& req);
 
 struct KillTarget {
@@ -48,5 +59,7 @@ struct StateAction {
 };
 
 StateAction stateActionOf(const DelayAction& act);
+/// The same for a request's decided action, without building the delayAction record.
+StateAction stateActionOf(const Request& req, std::string_view action);
 
 }  // namespace jobhost

@@ -3,6 +3,7 @@
 #include "host/controller/worker_pool.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include <boost/asio/post.hpp>
 
@@ -20,6 +21,12 @@ WorkerPool::WorkerPool(size_t workers, Clock& clock) : clock_(clock) {
 WorkerPool::~WorkerPool() {
   lifeline_->end();
   stop();
+}
+
+void WorkerPool::useRounds(IdleHook idle) {
+  if (running_) throw std::logic_error("WorkerPool::useRounds after start()");
+  rounds_ = true;
+  idleHook_ = std::move(idle);
 }
 
 void WorkerPool::start(Processor processor, BatchRunner runner, Abandoned abandoned) {
@@ -62,14 +69,18 @@ void WorkerPool::waitForIdle() {
 void WorkerPool::scheduleDrain(Worker& w) {
   if (w.drainScheduled || w.queue.empty()) return;
   w.drainScheduled = true;
-  boost::asio::post(w.io, [this, &w] { drain(w); });
+  increment();  // a drain is work until it ran, idle hook included: the pool is not idle meanwhile
+  boost::asio::post(w.io, [this, &w] {
+    drain(w);
+    decrement();
+  });
 }
 
 bool WorkerPool::enqueue(Worker& w, Request request) {
   auto req = std::make_shared<const Queued>(std::move(request));
   if (!w.dirty.insert(req).second) return false;
   if (rounds_) {
-    if (auto it = w.deferred.find(req->jobKey); it != w.deferred.end()) {
+    if (auto it = w.deferred.find(req->jobHash); it != w.deferred.end()) {
       it->second.push_back(std::move(req));  // behind the job's waiting requests
       return false;
     }
@@ -89,23 +100,30 @@ void WorkerPool::add(Request request) {
 void WorkerPool::addAll(std::vector<Request> requests) {
   std::vector<std::vector<Request>> shares(workers_.size());
   for (auto& req : requests) shares[jobKeyHash(req) % workers_.size()].push_back(std::move(req));
-  for (size_t i = 0; i < shares.size(); ++i) {
-    if (shares[i].empty()) continue;
-    Worker& w = *workers_[i];
-    std::lock_guard lock(w.mutex);
-    bool queued = false;
-    for (auto& req : shares[i]) queued = enqueue(w, std::move(req)) || queued;
-    if (queued) scheduleDrain(w);
-  }
+  for (size_t i = 0; i < shares.size(); ++i)
+    if (!shares[i].empty()) addAll(i, std::move(shares[i]));
 }
 
-void WorkerPool::defer(Worker& w, RequestPtr req, const std::string& key) {
-  auto [it, fresh] = w.deferred.try_emplace(key);
-  if (fresh) w.deferredJobs.push_back(key);
+void WorkerPool::addAll(size_t worker, std::vector<Request> requests) {
+  Worker& w = *workers_[worker];
+  std::lock_guard lock(w.mutex);
+  bool queued = false;
+  for (auto& req : requests) queued = enqueue(w, std::move(req)) || queued;
+  if (queued) scheduleDrain(w);
+}
+
+void WorkerPool::defer(Worker& w, RequestPtr req) {
+  auto [it, fresh] = w.deferred.try_emplace(req->jobHash);
+  if (fresh) w.deferredJobs.push_back(req->jobHash);
   it->second.push_back(std::move(req));
 }
 
 void WorkerPool::drain(Worker& w) {
+  runBatch(w);
+  if (idleHook_) idle(w);
+}
+
+void WorkerPool::runBatch(Worker& w) {
   if (!runner_) return drainBatch(w);
   struct Batch {
     WorkerPool* pool;
@@ -133,9 +151,8 @@ void WorkerPool::drainBatch(Worker& w) {
       RequestPtr req = std::move(w.queue.front());
       w.queue.pop_front();
       if (rounds_) {
-        if (!w.served.insert(req->jobKey).second) {
-          const std::string& key = req->jobKey;
-          defer(w, std::move(req), key);  // stays in `dirty`: still queued for dedup
+        if (!w.served.insert(req->jobHash).second) {
+          defer(w, std::move(req));  // stays in `dirty`: still queued for dedup
           decrement();
           continue;
         }
@@ -158,7 +175,7 @@ void WorkerPool::finishProcessing(Worker& w) {
     w.processing.reset();
     if (auto again = w.dirty.find(req); again != w.dirty.end()) {  // re-added while processing
       if (rounds_) {
-        defer(w, *again, req->jobKey);  // this job was served this round
+        defer(w, *again);  // this job was served this round
         decrement();
       } else {
         w.queue.push_back(*again);
@@ -168,28 +185,40 @@ void WorkerPool::finishProcessing(Worker& w) {
   decrement();
 }
 
-bool WorkerPool::startNextRound() {
+bool WorkerPool::startNextRound(Worker& w) {
+  w.served.clear();
+  std::vector<size_t> still;
   bool any = false;
-  for (auto& wp : workers_) {
-    Worker& w = *wp;
-    std::lock_guard lock(w.mutex);
-    w.served.clear();
-    std::deque<std::string> still;
-    for (auto& key : w.deferredJobs) {
-      auto it = w.deferred.find(key);
-      w.queue.push_back(std::move(it->second.front()));
-      it->second.pop_front();
-      increment();
-      any = true;
-      if (it->second.empty())
-        w.deferred.erase(it);
-      else
-        still.push_back(std::move(key));
-    }
-    w.deferredJobs.swap(still);
-    scheduleDrain(w);
+  for (size_t job : w.deferredJobs) {
+    auto it = w.deferred.find(job);
+    w.queue.push_back(std::move(it->second.front()));
+    it->second.erase(it->second.begin());
+    increment();
+    any = true;
+    if (it->second.empty())
+      w.deferred.erase(it);
+    else
+      still.push_back(job);
   }
+  w.deferredJobs.swap(still);
+  scheduleDrain(w);
   return any;
+}
+
+void WorkerPool::idle(Worker& w) {
+  while (roundsOpen_) {
+    {
+      std::lock_guard lock(w.mutex);
+      if (w.drainScheduled || !w.queue.empty()) return;  // the drain comes back here when done
+    }
+    if (idleHook_(w.index)) continue;
+    std::lock_guard lock(w.mutex);
+    if (!startNextRound(w)) return;
+  }
+}
+
+void WorkerPool::kick() {
+  for (auto& w : workers_) post(w->index, [this, worker = w.get()] { idle(*worker); });
 }
 
 void WorkerPool::addRateLimited(const Request& req) {

@@ -19,6 +19,8 @@
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/unordered/unordered_flat_map.hpp>
+#include <boost/unordered/unordered_flat_set.hpp>
 
 #include "host/controller/clock.h"
 #include "host/controller/request.h"
@@ -59,6 +61,8 @@ class WorkerPool {
   /// add() of a batch: each worker's share is queued under one lock before its drain can start,
   /// so identical requests of one batch always merge (deterministic sim output).
   void addAll(std::vector<Request> requests);
+  /// addAll of requests that all belong to worker `worker`.
+  void addAll(size_t worker, std::vector<Request> requests);
   void addRateLimited(const Request& req);
   int numRequeues(const Request& req);
   void forget(const Request& req);
@@ -71,10 +75,17 @@ class WorkerPool {
   void postCommand(std::function<void()> task);
 
   /// Rounds (the sim driver's deterministic mode): in a round each job has at most one request
-  /// processed; its further requests wait, still deduplicated, for startNextRound(), which
-  /// returns false when none were waiting.
-  void useRounds() { rounds_ = true; }
-  bool startNextRound();
+  /// processed; its further requests wait, still deduplicated, for the worker's next round. When a
+  /// worker's round has run out of requests it calls `idle(worker)` (on its thread), which queues
+  /// what the requests caused (true) or finds nothing (false); then the next round starts, until a
+  /// round has nothing to do. Set before start().
+  using IdleHook = std::function<bool(size_t worker)>;
+  void useRounds(IdleHook idle);
+  /// Opens (or closes) the workers' rounds: only while open does a worker whose round ran out of
+  /// requests call its idle hook and start its next round; while closed the rest waits.
+  void openRounds(bool open) { roundsOpen_ = open; }
+  /// Has every worker look for work through its idle hook (rounds open).
+  void kick();
 
   /// Blocks until no runnable request is queued or running and no posted task is pending.
   void waitForIdle();
@@ -82,16 +93,19 @@ class WorkerPool {
 
  private:
   /// A queued request is stored once, immutable and shared by the queue and the dirty set, with
-  /// its job key computed once.
+  /// its job key and hashes computed once.
   struct Queued {
-    Queued(Request r) : req(std::move(r)), jobKey(req.jobKey()) {}
+    Queued(Request r)
+        : req(std::move(r)), jobKey(req.jobKey()), jobHash(std::hash<std::string_view>{}(jobKey)), hash(RequestHash{}(req)) {}
     Request req;
     std::string jobKey;
+    size_t jobHash;  // rounds: a job is known by this hash (a collision only defers a request a round)
+    size_t hash;
   };
   using RequestPtr = std::shared_ptr<const Queued>;
   struct SameRequest {
-    size_t operator()(const RequestPtr& r) const { return RequestHash{}(r->req); }
-    bool operator()(const RequestPtr& a, const RequestPtr& b) const { return a->req == b->req; }
+    size_t operator()(const RequestPtr& r) const { return r->hash; }
+    bool operator()(const RequestPtr& a, const RequestPtr& b) const { return a->hash == b->hash && a->req == b->req; }
   };
 
   struct Worker {
@@ -102,23 +116,26 @@ class WorkerPool {
     std::thread thread;
     std::mutex mutex;
     std::deque<RequestPtr> queue;
-    std::unordered_set<RequestPtr, SameRequest, SameRequest> dirty;
+    boost::unordered_flat_set<RequestPtr, SameRequest, SameRequest> dirty;
     RequestPtr processing;
     // Rounds: requests of jobs already served this round, FIFO per job, and the jobs in order.
-    std::unordered_map<std::string, std::deque<RequestPtr>> deferred;
-    std::deque<std::string> deferredJobs;
-    std::unordered_set<std::string> served;  // job keys served this round
+    boost::unordered_flat_map<size_t, std::vector<RequestPtr>> deferred;
+    std::vector<size_t> deferredJobs;
+    boost::unordered_flat_set<size_t> served;  // jobs served this round
     std::unordered_map<Request, int, RequestHash> failures;
     bool drainScheduled = false;
   };
 
   Worker& workerFor(const Request& req) { return *workers_[jobKeyHash(req) % workers_.size()]; }
-  void drain(Worker& w);
+  void drain(Worker& w);             // a batch, then the idle hook when the queue ran empty
+  void runBatch(Worker& w);
   void drainBatch(Worker& w);       // up to kDrainBatch requests, then the next drain is scheduled
   void finishProcessing(Worker& w);  // after w.processing was handled (or abandoned)
   void scheduleDrain(Worker& w);  // w.mutex held
   bool enqueue(Worker& w, Request request);  // w.mutex held; true when queued (drain to schedule)
-  void defer(Worker& w, RequestPtr req, const std::string& key);  // w.mutex held
+  void defer(Worker& w, RequestPtr req);  // w.mutex held
+  void idle(Worker& w);                   // rounds: on w's thread once its queue ran empty
+  bool startNextRound(Worker& w);         // w.mutex held; false when nothing was deferred
   void increment() { pending_.fetch_add(1); }
   void decrement();
 
@@ -134,6 +151,8 @@ class WorkerPool {
   std::condition_variable idleCv_;
   bool running_ = false;
   std::atomic<bool> rounds_{false};
+  std::atomic<bool> roundsOpen_{false};
+  IdleHook idleHook_;
 };
 
 }  // namespace jobhost

@@ -78,8 +78,8 @@ void ControllerTest::start(int workers, int maxRequeue) {
     std::lock_guard lock(mutex_);
     handled_.push_back(r);
   });
-  controller->start();
   driver_ = std::make_unique<SimDriver>(clock, *sim, *controller);
+  controller->start();
 }
 
 void ControllerTest::submit(const Job& job) {

@@ -21,7 +21,7 @@ constexpr auto kPatience = std::chrono::seconds(90);
 
 class Recorder final : public ClusterListener {
  public:
-  void onClusterEvents(std::span<const ClusterEvent> events) override {
+  void onClusterEvents(std::span<ClusterEvent> events) override {
     std::lock_guard lock(mutex_);
     for (const auto& e : events) events_.push_back(e);
     changed_.notify_all();

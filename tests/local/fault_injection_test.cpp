@@ -28,7 +28,7 @@ constexpr auto kPatience = std::chrono::seconds(90);
 /// Records pod events, forwards them (to the controller, if any) and wakes waiters.
 class Tee final : public ClusterListener {
  public:
-  void onClusterEvents(std::span<const ClusterEvent> events) override {
+  void onClusterEvents(std::span<ClusterEvent> events) override {
     {  // recorded before the controller sees them, so a phase it reaches implies the events here
       std::lock_guard lock(mutex_);
       for (const auto& e : events)

@@ -11,7 +11,7 @@ namespace {
 
 struct Sink : ClusterListener {
   size_t seen = 0;
-  void onClusterEvents(std::span<const ClusterEvent> events) override { seen += events.size(); }
+  void onClusterEvents(std::span<ClusterEvent> events) override { seen += events.size(); }
 };
 
 PodState pod(const std::string& name, const std::string& task, const std::string& uid, PodPhase phase,

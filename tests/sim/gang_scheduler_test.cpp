@@ -10,7 +10,7 @@ namespace {
 
 struct Recorder : ClusterListener {
   std::vector<ClusterEvent> events;
-  void onClusterEvents(std::span<const ClusterEvent> batch) override { events.insert(events.end(), batch.begin(), batch.end()); }
+  void onClusterEvents(std::span<ClusterEvent> batch) override { events.insert(events.end(), batch.begin(), batch.end()); }
   std::vector<std::string> pgPhases() const {
     std::vector<std::string> out;
     for (const auto& e : events)

@@ -13,7 +13,7 @@ namespace {
 
 struct Recorder : ClusterListener {
   std::vector<std::string> pgPhases;
-  void onClusterEvents(std::span<const ClusterEvent> batch) override {
+  void onClusterEvents(std::span<ClusterEvent> batch) override {
     for (const auto& e : batch)
       if (e.type == ClusterEvent::Type::PodGroupUpdated) pgPhases.push_back(e.podGroup->status.phase);
   }

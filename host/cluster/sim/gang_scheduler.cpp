@@ -3,7 +3,6 @@
 // PodGroup phase (Running; Unknown when a running gang falls below minMember) and its conditions
 // as the local scheduler does (Unschedulable/NotEnoughResources, ScheduleTimeout after the timeout).
 #include <algorithm>
-#include <map>
 
 #include "host/cluster/podgroup_conditions.h"
 #include "host/cluster/sim/sim_cluster.h"
@@ -46,8 +45,7 @@ void SimCluster::armScheduleTimeout(const SimGroup& group) {
   const std::string key = group.pg.metadata.namespace_ + "/" + group.pg.metadata.name;
   clock_.schedule(std::max<int64_t>(0, deadline - clock_.now()), [this, life = lifeline_, key] {
     life->run([&] {
-      std::lock_guard lock(mutex_);
-      if (groups_.count(key)) dirty_ = true;
+      if (groupLane(key)) dirty_ = true;
     });
   });
 }
@@ -64,15 +62,11 @@ void SimCluster::setGroupPhase(SimGroup& group, const std::string& phase) {
   ev.type = ClusterEvent::Type::PodGroupUpdated;
   ev.podGroup = std::make_shared<PodGroup>(group.pg);
   ev.oldPodGroupPhase = old;
-  events_.push_back(std::move(ev));
+  emit(*lanes_[group.lane], std::move(ev));
 }
 
 void SimCluster::schedulePass() {
-  std::vector<std::pair<TimeMs, std::string>> order;
-  order.reserve(groups_.size());
-  for (const auto& [key, g] : groups_) order.emplace_back(g.createdAt, key);
-  std::sort(order.begin(), order.end());
-
+  std::lock_guard nodesLock(nodesMutex_);
   std::vector<SimResources> free;
   std::vector<int> podsOn;
   std::vector<bool> lost;
@@ -85,11 +79,11 @@ void SimCluster::schedulePass() {
     lost.push_back(n.lost);
     if (!n.lost) total += f;
   }
-  for (const auto& [key, g] : groups_)
-    if (g.reserved && g.pg.spec.minResources) total -= amountsOf(*g.pg.spec.minResources);
+  for (const auto& [at, g] : groupOrder_)
+    if (g->reserved && g->pg.spec.minResources) total -= amountsOf(*g->pg.spec.minResources);
 
-  for (const auto& [at, key] : order) {
-    SimGroup& g = groups_.at(key);
+  for (const auto& [at, gp] : groupOrder_) {
+    SimGroup& g = *gp;
     const std::string& phase = g.pg.status.phase;
     if (!phase.empty() && phase != "Pending") continue;
     SimResources need = g.pg.spec.minResources ? amountsOf(*g.pg.spec.minResources) : SimResources{};
@@ -112,33 +106,41 @@ void SimCluster::schedulePass() {
     }
   }
 
-  std::map<std::string, GroupCount> counts;
-  for (const auto& [at, key] : order) {
-    SimGroup& g = groups_.at(key);
+  std::vector<SimPod*> members, waiting;
+  std::vector<std::pair<SimPod*, int>> placed;
+  std::vector<SimResources> trial;
+  std::vector<int> trialPods;
+  for (const auto& [at, gp] : groupOrder_) {
+    SimGroup& g = *gp;
     g.placed = false;
+    g.allocated = g.running = 0;
     const std::string& phase = g.pg.status.phase;
     if (phase != "Inqueue" && phase != "Running" && phase != "Unknown") continue;
-    std::vector<SimPod*> members, waiting;
-    if (auto it = groupPods_.find(key); it != groupPods_.end())
-      for (const auto& [seq, podKey] : it->second) members.push_back(&pods_.at(podKey));
+    members.clear();
+    waiting.clear();
+    placed.clear();
+    Lane& lane = *lanes_[g.lane];
+    if (auto it = lane.groupPods.find(at.second); it != lane.groupPods.end())
+      for (uint64_t seq : it->second) members.push_back(lane.podsBySeq.at(seq));
     int allocated = 0;
     for (SimPod* p : members) {
       if (p->holdsResources || p->state.status.phase == PodPhase::Succeeded) ++allocated;
       if (p->node < 0 && p->state.status.phase == PodPhase::Pending) waiting.push_back(p);
     }
-    std::vector<std::pair<SimPod*, int>> placed;
-    std::vector<SimResources> trial = free;
-    std::vector<int> trialPods = podsOn;
-    for (SimPod* p : waiting) {
-      int n = pickNode(trial, trialPods, lost, p->request);
-      if (n < 0) continue;
-      trial[static_cast<size_t>(n)] -= p->request;
-      ++trialPods[static_cast<size_t>(n)];
-      placed.emplace_back(p, n);
+    if (!waiting.empty()) {
+      trial = free;
+      trialPods = podsOn;
+      for (SimPod* p : waiting) {
+        int n = pickNode(trial, trialPods, lost, p->request);
+        if (n < 0) continue;
+        trial[static_cast<size_t>(n)] -= p->request;
+        ++trialPods[static_cast<size_t>(n)];
+        placed.emplace_back(p, n);
+      }
     }
     if (!placed.empty() && allocated + static_cast<int>(placed.size()) >= g.pg.spec.minMember) {
-      free = std::move(trial);
-      podsOn = std::move(trialPods);
+      free.swap(trial);
+      podsOn.swap(trialPods);
       for (auto& [p, n] : placed) {
         Node& node = nodes_[static_cast<size_t>(n)];
         p->node = n;
@@ -147,15 +149,15 @@ void SimCluster::schedulePass() {
         ++node.pods;
         uint64_t v = p->state.resourceVersion;
         p->state.status.nodeName = node.name;
-        emitPodUpdate(*p, PodPhase::Pending, v);
-        scheduleDue(p->behaviour.startAfterMs,
-                    Due{Due::Kind::Start, p->state.namespace_() + "/" + p->state.name(), p->state.uid(), 0});
+        emitPodUpdate(lane, *p, PodPhase::Pending, v);
+        scheduleDue(lane, p->behaviour.startAfterMs, Due::of(Due::Kind::Start, p->seq));
         ++allocated;
       }
     }
     int running = 0;
     for (SimPod* p : members) running += p->state.status.phase == PodPhase::Running ? 1 : 0;
-    counts[key] = GroupCount{allocated, running};
+    g.allocated = allocated;
+    g.running = running;
     if (allocated >= g.pg.spec.minMember) {
       g.reserved = false;
       g.placed = true;
@@ -179,17 +181,16 @@ void SimCluster::schedulePass() {
   }
 
   // scheduleTimeoutSeconds: a gang still unplaced at its deadline is reported; Unknown if some run.
-  for (const auto& [at, key] : order) {
-    SimGroup& g = groups_.at(key);
+  for (const auto& [at, gp] : groupOrder_) {
+    SimGroup& g = *gp;
     const auto& timeout = g.pg.spec.scheduleTimeoutSeconds;
     if (g.placed || !timeout || clock_.now() < g.createdAt + int64_t{*timeout} * 1000) continue;
-    const GroupCount c = counts[key];
-    reportUnschedulable(g, reportScheduleTimeout(g.pg.status.conditions, g.pg.spec.minMember, *timeout, c.allocated,
+    reportUnschedulable(g, reportScheduleTimeout(g.pg.status.conditions, g.pg.spec.minMember, *timeout, g.allocated,
                                                  clock_.now()));
-    if (c.running > 0) setGroupPhase(g, "Unknown");
+    if (g.running > 0) setGroupPhase(g, "Unknown");
   }
-  for (const auto& [at, key] : order) {  // one report per group and pass, in its final state
-    SimGroup& g = groups_.at(key);
+  for (const auto& [at, gp] : groupOrder_) {  // one report per group and pass, in its final state
+    SimGroup& g = *gp;
     if (g.reported) unschedulable_.push_back(g.pg);
     g.reported = false;
   }

@@ -33,6 +33,7 @@ Status runSimulation(const Job& job, const SimulationScript& script, JobPlugins&
     std::lock_guard lock(outMutex);
     out << line << '\n';
   });
+  SimDriver driver(clock, sim, controller);
   controller.start();
   if (Status st = controller.submitJob(job); !st) {
     controller.stop();
@@ -55,7 +56,6 @@ Status runSimulation(const Job& job, const SimulationScript& script, JobPlugins&
 
   JobStatus last;
   bool deleted = false;
-  SimDriver driver(clock, sim, controller);
   auto stop = [&] {
     auto current = controller.getJob(ns, name);
     if (!current) {

@@ -1,5 +1,5 @@
 // SimCluster: the in-process cluster backend. Nodes with CPU/memory/GPU, a gang scheduler for
-// PodGroups (with scheduleTimeoutSeconds), scripted pods on the clock, and an ordered event stream.
+// PodGroups (with scheduleTimeoutSeconds), scripted pods on the clock, and ordered events, in lanes.
 #pragma once
 
 #include <atomic>
@@ -8,7 +8,9 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <shared_mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -41,25 +43,36 @@ struct SimResources {
   }
 };
 
-/// Threading: backend calls may come from any thread; deliver()/schedule() and the script actions
-/// run on the driver's thread. State changes only queue events; deliver() hands them over (listener outside the
-/// lock), so the controller never sees a change from inside one of its own calls.
-class SimCluster final : public ClusterBackend {
+/// Threading: backend calls may come from any thread. State lives in lanes (one by default; one
+/// per controller worker with useLanes()), each a job's pods, PodGroups, scripted transitions and
+/// events under the lane's lock, so the workers of different jobs never contend. State changes only
+/// queue events: deliver() or takeLane() hands them over, so the controller never sees a change from
+/// inside one of its own calls. schedule() and script actions run on the driver's thread.
+class SimCluster final : public ClusterBackend, public LaneSource {
  public:
   SimCluster(Clock& clock, const SimBackendConfig& config);
   ~SimCluster() override;
 
-  /// How each pod incarnation behaves (default: PodBehaviour{}).
+  /// How each pod incarnation behaves (default: PodBehaviour{}). Set before the first pod.
   void setBehaviour(PodBehaviourFn fn);
-  /// Called from deliver() (before the listener, outside the lock) with a PodGroup whose
-  /// Unschedulable condition was set or changed by a scheduling pass.
+  /// Called from schedule() (outside the locks) with a PodGroup whose Unschedulable condition was
+  /// set or changed by that scheduling pass.
   void setUnschedulableObserver(std::function<void(const PodGroup&)> fn);
 
-  /// Applies due pod transitions and script actions, then delivers every waiting event as one
-  /// batch. Returns false when there was nothing to do.
+  /// Splits the cluster into `count` lanes by job: `route(namespace, job name)` picks the lane of a
+  /// job's pods, PodGroup and events, which takeLane() then hands over instead of deliver(). Call
+  /// before anything is created.
+  using LaneRouter = std::function<size_t(std::string_view ns, std::string_view job)>;
+  void useLanes(size_t count, LaneRouter route);
+
+  /// Applies script actions (evictions, lost nodes); without lanes also the due pod transitions,
+  /// then delivers every waiting event to the listener as one batch. False when nothing happened.
   bool deliver();
-  /// Runs one gang-scheduler pass if anything changed since the last one (its events wait for
-  /// the next deliver()). Returns false when nothing changed.
+  /// Lanes: whether some lane has events or due transitions waiting.
+  bool lanesPending();
+  bool takeLane(size_t lane, std::vector<ClusterEvent>& out) override;
+  /// Runs one gang-scheduler pass if anything changed since the last one (its events wait in the
+  /// lanes) and reports Unschedulable changes. Returns false when nothing changed.
   bool schedule();
 
   /// Script actions, applied at the next deliver(): evict (delete) a pod; lose a node (its pods are
@@ -108,28 +121,56 @@ class SimCluster final : public ClusterBackend {
     int pods = 0;
     bool lost = false;
   };
+  using Members = std::set<uint64_t>;  // pod seqs of one group key, in creation order
   struct SimPod {
     PodState state;
-    std::string group;  // "<ns>/<PodGroup name>" from scheduling.k8s.io/group-name
+    std::pair<const std::string, Members>* group = nullptr;  // "<ns>/<group-name>" and its pods
     SimResources request;
     PodBehaviour behaviour;
     uint64_t seq = 0;
+    size_t lane = 0;
     int node = -1;
     bool holdsResources = false;
   };
   struct SimGroup {
     PodGroup pg;
     TimeMs createdAt = 0;
+    size_t lane = 0;
     bool reserved = false;  // enqueued, minResources held until it runs
     bool placed = false;    // minMember pods bound (or succeeded) at the last pass
     bool reported = false;  // its Unschedulable condition changed during this pass
+    int allocated = 0;      // at the last pass: members bound (holding resources) or succeeded
+    int running = 0;        // at the last pass: members Running
   };
   struct Due {
     enum class Kind { Start, Ready, Restart, Exit, Evict, LoseNode };
     Kind kind;
-    std::string key;  // pod key
-    std::string uid;
-    int node = 0;
+    uint64_t pod = 0;  // the pod incarnation's seq (Start, Ready, Restart, Exit)
+    std::string key;   // Evict: the pod key
+    int node = 0;      // LoseNode
+    static Due of(Kind kind, uint64_t pod) { return Due{kind, pod, {}, 0}; }
+  };
+  /// A job's share of the cluster. `mutex` guards everything in it, including the state of its
+  /// pods and groups (the scheduler holds every lane's lock).
+  struct Lane {
+    std::mutex mutex;
+    std::unordered_map<std::string, SimPod> pods;  // by "<ns>/<name>"
+    std::unordered_map<uint64_t, SimPod*> podsBySeq;
+    std::unordered_map<std::string, SimGroup> groups;  // by "<ns>/<name>"
+    std::unordered_map<std::string, Members> groupPods;
+    std::map<TimeMs, std::vector<Due>> timeline;  // scripted transitions not yet due
+    std::vector<Due> due;                         // transitions due now
+    std::vector<ClusterEvent> events;
+  };
+  /// Where a pod or PodGroup lives (its lane; -1 once deleted) and, for pods, how many times a pod
+  /// of that name was created. Sharded by name so lookups from different workers rarely contend.
+  struct Placement {
+    int lane = -1;
+    int incarnations = 0;
+  };
+  struct IndexShard {
+    std::mutex mutex;
+    std::unordered_map<std::string, Placement> byKey;
   };
   struct Objects {
     std::map<std::string, ConfigMap> configMaps;
@@ -138,41 +179,62 @@ class SimCluster final : public ClusterBackend {
     std::map<std::string, NetworkPolicy> networkPolicies;
   };
 
-  // All below: mutex_ held.
-  void emitPodUpdate(SimPod& pod, PodPhase oldPhase, uint64_t oldVersion);
-  void removePod(const std::string& key);
+  size_t laneOfJob(std::string_view ns, std::string_view job) const;
+  size_t laneOfPod(const Pod& pod) const;
+  size_t laneOfGroup(const PodGroup& pg) const;
+  IndexShard& podIndex(std::string_view key) const;
+  IndexShard& groupIndex(std::string_view key) const;
+  /// The lane a pod / group key lives in, or nullptr.
+  Lane* podLane(const std::string& key) const;
+  Lane* groupLane(const std::string& key) const;
+  void setPlacement(IndexShard& shard, const std::string& key, int lane);
+
+  // Lane lock held:
+  void emit(Lane& lane, ClusterEvent event);
+  void emitPodUpdate(Lane& lane, SimPod& pod, PodPhase oldPhase, uint64_t oldVersion);
+  void removePod(Lane& lane, const std::string& key);
   void releaseResources(SimPod& pod);
-  void scheduleDue(int64_t delayMs, Due due);
-  void applyDue(const Due& due);
-  void startPod(SimPod& pod);
-  void exitPod(SimPod& pod);
+  void scheduleDue(Lane& lane, int64_t delayMs, Due due);  // one clock timer per lane and due time
+  void applyDue(Lane& lane, const Due& due);
+  void startPod(Lane& lane, SimPod& pod);
+  void exitPod(Lane& lane, SimPod& pod);
+  // Every lane's lock held (schedulePass, script actions):
+  void applyScriptAction(const Due& due);
   void schedulePass();  // gang_scheduler.cpp
   void setGroupPhase(SimGroup& group, const std::string& phase);
-  void reportUnschedulable(SimGroup& group, bool changed);  // queued for deliver() at the pass end
+  void reportUnschedulable(SimGroup& group, bool changed);
   void armScheduleTimeout(const SimGroup& group);
+  void eraseGroup(Lane& lane, const std::string& key);
+  std::vector<std::unique_lock<std::mutex>> lockAllLanes();
   static SimResources requestOf(const Pod& pod);
   static SimResources amountsOf(const ResourceList& list);
 
   Clock& clock_;
   std::shared_ptr<Lifeline> lifeline_ = std::make_shared<Lifeline>();
-  std::mutex mutex_;
+  std::vector<std::unique_ptr<Lane>> lanes_;
+  LaneRouter route_;
+  bool laned_ = false;  // useLanes() was called: lanes are taken, not delivered
+  mutable std::vector<IndexShard> podIndex_, groupIndex_;
+
+  std::mutex mutex_;  // everything below
   ClusterListener* listener_ = nullptr;
   PodBehaviourFn behaviour_;
   std::function<void(const PodGroup&)> unschedulableObserver_;
-  std::vector<PodGroup> unschedulable_;  // reports waiting for deliver()
-  std::vector<Node> nodes_;
-  std::unordered_map<std::string, SimPod> pods_;
-  std::unordered_map<std::string, int> incarnations_;
-  std::unordered_map<std::string, SimGroup> groups_;  // the scheduler orders them by creation
-  std::map<std::string, std::set<std::pair<uint64_t, std::string>>> groupPods_;
+  std::vector<PodGroup> unschedulable_;  // reports of the last pass
+  std::vector<Due> scriptActions_;       // evictions and lost nodes waiting for deliver()
+  std::map<std::pair<TimeMs, std::string>, SimGroup*> groupOrder_;  // the scheduler's order: by creation
   std::map<std::string, std::string> pvcs_;  // key -> owner uid
-  std::map<std::string, Objects> objects_;   // by namespace
-  std::vector<ClusterEvent> events_;
-  std::vector<Due> due_;
-  uint64_t resourceVersion_ = 0;
-  uint64_t podSeq_ = 0;
-  int failCreates_ = 0;
-  bool dirty_ = false;
+
+  std::mutex nodesMutex_;
+  std::vector<Node> nodes_;
+
+  std::shared_mutex objectsMutex_;
+  std::map<std::string, Objects> objects_;  // by namespace
+
+  std::atomic<uint64_t> resourceVersion_{0};
+  std::atomic<uint64_t> podSeq_{0};
+  std::atomic<bool> dirty_{false};
+  std::atomic<int> failCreates_{0};
   std::atomic<uint64_t> delivered_{0};
 };
 

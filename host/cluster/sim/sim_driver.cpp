@@ -4,12 +4,15 @@
 namespace jobhost {
 
 void SimDriver::settle() {
+  controller_.waitForIdle();  // what was started before settling (requests, commands) runs first
+  controller_.openLanes(true);
   for (;;) {
+    cluster_.deliver();  // script actions (evictions, lost nodes), into the lanes
+    controller_.kickLanes();
     controller_.waitForIdle();
-    if (cluster_.deliver()) continue;            // events caused by the requests just handled
-    if (controller_.startNextRound()) continue;  // the next request of each job
-    if (!cluster_.schedule()) break;             // the scheduler acts once all else is quiet
+    if (!cluster_.lanesPending() && !cluster_.schedule()) break;  // the scheduler acts once all else is quiet
   }
+  controller_.openLanes(false);
 }
 
 void SimDriver::runUntil(TimeMs until, const std::function<bool()>& stop) {

@@ -1,0 +1,197 @@
+// SimCluster pod lifecycle on the clock (bound -> Running -> ready -> restarts -> exit), script
+// actions (evict, lose a node), and handing events over: deliver() to the listener or takeLane().
+#include <algorithm>
+
+#include "host/cluster/sim/sim_cluster.h"
+
+namespace jobhost {
+
+void SimCluster::scheduleDue(Lane& lane, int64_t delayMs, Due due) {
+  const TimeMs at = clock_.now() + std::max<int64_t>(delayMs, 0);
+  auto [slot, fresh] = lane.timeline.try_emplace(at);
+  slot->second.push_back(std::move(due));
+  if (!fresh) return;
+  clock_.schedule(at - clock_.now(), [this, life = lifeline_, &lane, at] {
+    life->run([&] {
+      std::lock_guard lock(lane.mutex);
+      auto it = lane.timeline.find(at);
+      if (it == lane.timeline.end()) return;
+      if (lane.due.empty())
+        lane.due.swap(it->second);
+      else
+        lane.due.insert(lane.due.end(), std::make_move_iterator(it->second.begin()), std::make_move_iterator(it->second.end()));
+      lane.timeline.erase(it);
+    });
+  });
+}
+
+void SimCluster::evictPod(const std::string& ns, const std::string& name) {
+  std::lock_guard lock(mutex_);
+  scriptActions_.push_back(Due{Due::Kind::Evict, 0, ns + "/" + name, 0});
+}
+
+void SimCluster::loseNode(int index) {
+  std::lock_guard lock(mutex_);
+  scriptActions_.push_back(Due{Due::Kind::LoseNode, 0, "", index});
+}
+
+void SimCluster::failPodCreates(int count) { failCreates_ = count; }
+
+void SimCluster::startPod(Lane& lane, SimPod& pod) {
+  PodPhase old = pod.state.status.phase;
+  uint64_t oldVersion = pod.state.resourceVersion;
+  const PodBehaviour& b = pod.behaviour;
+  pod.state.status.phase = PodPhase::Running;
+  for (auto& c : pod.state.status.containerStatuses) {
+    c.running = true;
+    c.ready = b.readyAfterMs == 0;
+  }
+  for (const auto& c : pod.state.object->spec.initContainers)
+    pod.state.status.initContainerStatuses.push_back(
+        ContainerStatus{c.name, true, 0, false, ContainerStateTerminated{0, 0, "Completed", ""}, {}});
+  emitPodUpdate(lane, pod, old, oldVersion);
+  if (b.readyAfterMs > 0) scheduleDue(lane, b.readyAfterMs, Due::of(Due::Kind::Ready, pod.seq));
+  for (int64_t at : b.restartsAtMs)
+    if (!b.runForMs || at < *b.runForMs) scheduleDue(lane, at, Due::of(Due::Kind::Restart, pod.seq));
+  if (b.runForMs) scheduleDue(lane, *b.runForMs, Due::of(Due::Kind::Exit, pod.seq));
+}
+
+void SimCluster::exitPod(Lane& lane, SimPod& pod) {
+  PodPhase old = pod.state.status.phase;
+  uint64_t oldVersion = pod.state.resourceVersion;
+  int32_t code = pod.behaviour.exitCode;
+  pod.state.status.phase = code == 0 ? PodPhase::Succeeded : PodPhase::Failed;
+  bool first = true;
+  for (auto& c : pod.state.status.containerStatuses) {
+    c.running = false;
+    c.ready = false;
+    int32_t exit = first ? code : 0;
+    c.terminated = ContainerStateTerminated{exit, 0, exit == 0 ? "Completed" : "Error", ""};
+    first = false;
+  }
+  releaseResources(pod);
+  emitPodUpdate(lane, pod, old, oldVersion);
+  dirty_ = true;
+}
+
+void SimCluster::applyDue(Lane& lane, const Due& due) {
+  auto it = lane.podsBySeq.find(due.pod);
+  if (it == lane.podsBySeq.end()) return;
+  SimPod& pod = *it->second;
+  PodStatus& st = pod.state.status;
+  switch (due.kind) {
+    case Due::Kind::Start:
+      if (st.phase == PodPhase::Pending) startPod(lane, pod);
+      break;
+    case Due::Kind::Ready:
+      if (st.phase == PodPhase::Running) {
+        uint64_t v = pod.state.resourceVersion;
+        for (auto& c : st.containerStatuses) c.ready = true;
+        emitPodUpdate(lane, pod, PodPhase::Running, v);
+      }
+      break;
+    case Due::Kind::Restart:
+      if (st.phase == PodPhase::Running && !st.containerStatuses.empty()) {
+        uint64_t v = pod.state.resourceVersion;
+        auto& c = st.containerStatuses[0];
+        ++c.restartCount;
+        c.lastTerminated = ContainerStateTerminated{pod.behaviour.exitCode == 0 ? 1 : pod.behaviour.exitCode, 0, "Error", ""};
+        if (pod.behaviour.readyAfterMs > 0) {
+          c.ready = false;
+          scheduleDue(lane, pod.behaviour.readyAfterMs, Due::of(Due::Kind::Ready, due.pod));
+        }
+        emitPodUpdate(lane, pod, PodPhase::Running, v);
+      }
+      break;
+    case Due::Kind::Exit:
+      if (st.phase == PodPhase::Running) exitPod(lane, pod);
+      break;
+    case Due::Kind::Evict:
+    case Due::Kind::LoseNode:
+      break;
+  }
+}
+
+void SimCluster::applyScriptAction(const Due& action) {
+  if (action.kind == Due::Kind::Evict) {
+    if (Lane* lane = podLane(action.key)) removePod(*lane, action.key);
+    return;
+  }
+  {
+    std::lock_guard lock(nodesMutex_);
+    const auto n = static_cast<size_t>(action.node);
+    if (action.node < 0 || n >= nodes_.size() || nodes_[n].lost) return;
+    nodes_[n].lost = true;
+  }
+  std::vector<std::pair<std::string, Lane*>> doomed;
+  for (auto& lane : lanes_)
+    for (const auto& [key, pod] : lane->pods)
+      if (pod.node == action.node) doomed.emplace_back(key, lane.get());
+  std::sort(doomed.begin(), doomed.end());
+  for (const auto& [key, lane] : doomed) removePod(*lane, key);
+  dirty_ = true;
+}
+
+bool SimCluster::deliver() {
+  std::vector<Due> actions;
+  {
+    std::lock_guard lock(mutex_);
+    actions.swap(scriptActions_);
+  }
+  if (!actions.empty()) {
+    auto locks = lockAllLanes();
+    for (const auto& action : actions) applyScriptAction(action);
+  }
+  if (laned_) return !actions.empty();
+  std::vector<ClusterEvent> batch;
+  const bool applied = takeLane(0, batch) || !actions.empty();
+  ClusterListener* listener;
+  {
+    std::lock_guard lock(mutex_);
+    listener = listener_;
+  }
+  if (!batch.empty() && listener) listener->onClusterEvents(batch);
+  return applied;
+}
+
+bool SimCluster::takeLane(size_t index, std::vector<ClusterEvent>& out) {
+  Lane& lane = *lanes_[index];
+  std::lock_guard lock(lane.mutex);
+  std::vector<Due> due;
+  due.swap(lane.due);
+  for (const auto& d : due) applyDue(lane, d);
+  const bool any = !due.empty() || !lane.events.empty();
+  delivered_.fetch_add(lane.events.size());
+  if (out.empty())
+    out.swap(lane.events);
+  else
+    out.insert(out.end(), std::make_move_iterator(lane.events.begin()), std::make_move_iterator(lane.events.end()));
+  lane.events.clear();
+  return any;
+}
+
+bool SimCluster::lanesPending() {
+  for (auto& lane : lanes_) {
+    std::lock_guard lock(lane->mutex);
+    if (!lane->due.empty() || !lane->events.empty()) return true;
+  }
+  return false;
+}
+
+bool SimCluster::schedule() {
+  if (!dirty_.exchange(false)) return false;
+  std::vector<PodGroup> reports;
+  std::function<void(const PodGroup&)> observer;
+  {
+    auto locks = lockAllLanes();
+    std::lock_guard lock(mutex_);
+    schedulePass();
+    reports.swap(unschedulable_);
+    observer = unschedulableObserver_;
+  }
+  if (observer)
+    for (const auto& pg : reports) observer(pg);
+  return true;
+}
+
+}  // namespace jobhost
