@@ -1,6 +1,6 @@
 // Cluster events to cache updates and requests, as Volcano's informer handlers do (spec §1):
 // pod added/updated/deleted, PodGroup phase changes, and the echo of the controller's job writes.
-#include <mutex>
+#include <charconv>
 #include <optional>
 #include <vector>
 
@@ -10,8 +10,7 @@ namespace jobhost {
 namespace {
 
 /// Annotation and label keys as strings, so map lookups on the event path do not allocate.
-const std::string kTaskSpecKey(keys::TaskSpec), kJobNameKey(keys::JobName), kJobVersionKey(keys::JobVersion),
-    kOutOfSyncKey(keys::OutOfSyncMarker), kPartitionKey(keys::PartitionId);
+const std::string kJobNameKey(keys::JobName), kPartitionKey(keys::PartitionId), kVolcanoPrefix("volcano.sh/");
 
 /// The parts of a pod the handlers need; nullopt when it is not a Volcano job's pod. The strings
 /// point into the pod, which outlives the facts.
@@ -24,28 +23,45 @@ struct PodFacts {
   bool outOfSync = false;
 };
 
+/// Go's strconv.Atoi (optional sign, decimal digits, int64 range) narrowed to int32 as Go's
+/// int32() conversion does (wrapping).
+std::optional<int32_t> goAtoiInt32(std::string_view text) {
+  const bool plus = !text.empty() && text[0] == '+';
+  if (plus) text.remove_prefix(1);
+  if (text.empty() || (plus && text[0] == '-')) return std::nullopt;
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(value)));
+}
+
 std::optional<PodFacts> factsOf(const Pod& pod) {
   const OwnerReference* owner = nullptr;
   for (const auto& ref : pod.metadata.ownerReferences)
     if (ref.controller) owner = &ref;
   if (!owner || owner->kind != "Job") return std::nullopt;
+  // One pass over the "volcano.sh/" annotations (a sorted map) instead of a lookup per key.
   const auto& ann = pod.metadata.annotations;
-  auto task = ann.find(kTaskSpecKey);
-  auto job = ann.find(kJobNameKey);
-  auto version = ann.find(kJobVersionKey);
-  if (task == ann.end() || job == ann.end() || version == ann.end()) return std::nullopt;
+  const std::string *task = nullptr, *job = nullptr, *version = nullptr;
   PodFacts facts;
-  try {
-    size_t used = 0;
-    facts.version = std::stoi(version->second, &used);
-    if (used != version->second.size()) return std::nullopt;
-  } catch (const std::exception&) {
-    return std::nullopt;
+  for (auto it = ann.lower_bound(kVolcanoPrefix); it != ann.end() && it->first.starts_with(kVolcanoPrefix); ++it) {
+    const std::string_view key = it->first;
+    if (key == keys::TaskSpec)
+      task = &it->second;
+    else if (key == keys::JobName)
+      job = &it->second;
+    else if (key == keys::JobVersion)
+      version = &it->second;
+    else if (key == keys::OutOfSyncMarker)
+      facts.outOfSync = true;
   }
-  facts.jobName = &job->second;
+  if (!task || !job || !version) return std::nullopt;
+  const auto parsed = goAtoiInt32(*version);
+  if (!parsed) return std::nullopt;
+  facts.version = *parsed;
+  facts.jobName = job;
   facts.jobUid = &owner->uid;
-  facts.task = &task->second;
-  facts.outOfSync = ann.count(kOutOfSyncKey) > 0;
+  facts.task = task;
   const auto& labels = pod.metadata.labels;
   if (auto it = labels.find(kPartitionKey); it != labels.end()) facts.partition = &it->second;
   return facts;

@@ -108,7 +108,14 @@ class JobEntry {
 
   // Controller bookkeeping for this job (guarded like `job`).
   int64_t podGroupWrittenGeneration = -1;  // spec generation the PodGroup was last written for
-  std::string podGroupName;                // resolved name (<job>-<uid>, or legacy <job>)
+  /// "<job>-<uid>", the PodGroup's name unless a legacy one named like the job exists.
+  const std::string& uidPodGroupName() {
+    if (uidPodGroupNameOf_ != job->metadata.uid) {
+      uidPodGroupName_ = job->metadata.name + "-" + job->metadata.uid;
+      uidPodGroupNameOf_ = job->metadata.uid;
+    }
+    return uidPodGroupName_;
+  }
   std::optional<std::string> podGroupPhase;  // as createOrUpdatePodGroup read it (nullopt: none)
   TimerHandle ttlTimer;
   uint64_t pvcNameSeq = 0;
@@ -125,6 +132,7 @@ class JobEntry {
   void rebuild();
 
   std::string key_;
+  std::string uidPodGroupName_, uidPodGroupNameOf_;
   std::unordered_map<std::string, PodRecord> pods_;
   std::unordered_map<std::string, int32_t> taskIndex_;
   std::vector<TaskCounts> tasks_;

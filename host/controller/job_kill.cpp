@@ -135,7 +135,7 @@ Status JobActions::killPods(JobEntry& entry, RetainPhases retain, const KillTarg
 Status JobActions::deletePodGroup(JobEntry& entry) {
   const Job& job = *entry.job;
   const std::string& ns = job.metadata.namespace_;
-  std::string name = job.metadata.name + "-" + job.metadata.uid;
+  std::string name = entry.uidPodGroupName();
   if (!backend_.podGroupPhase(ns, name) && backend_.podGroupPhase(ns, job.metadata.name)) name = job.metadata.name;
   entry.podGroupWrittenGeneration = -1;
   ClusterStatus st = backend_.deletePodGroup(ns, name);

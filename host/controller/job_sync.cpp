@@ -122,27 +122,26 @@ Status JobActions::createJobIO(JobEntry& entry) {
 Status JobActions::createOrUpdatePodGroup(JobEntry& entry) {
   Job& job = *entry.job;
   const std::string& ns = job.metadata.namespace_;
-  std::string name = job.metadata.name + "-" + job.metadata.uid;
-  auto phase = backend_.podGroupPhase(ns, name);
+  const std::string* name = &entry.uidPodGroupName();
+  auto phase = backend_.podGroupPhase(ns, *name);
   if (!phase && backend_.podGroupPhase(ns, job.metadata.name)) {
-    name = job.metadata.name;
-    phase = backend_.podGroupPhase(ns, name);
+    name = &job.metadata.name;
+    phase = backend_.podGroupPhase(ns, *name);
   }
-  entry.podGroupName = name;
   entry.podGroupPhase = phase;
   if (!phase) {
     Expected<PodGroup> pg = plugins_.makePodGroup(job);
     if (!pg) return pg.status();
-    pg->metadata.name = name;
+    pg->metadata.name = *name;
     pg->metadata.namespace_ = ns;
     ClusterStatus st = backend_.createPodGroup(*pg);
     if (!st.ok() && st.code != ClusterErrc::AlreadyExists) return Status::error(st.message);
-    entry.podGroupPhase = backend_.podGroupPhase(ns, name);
+    entry.podGroupPhase = backend_.podGroupPhase(ns, *name);
     entry.podGroupWrittenGeneration = static_cast<int64_t>(entry.specGeneration());
     return Status::ok();
   }
   if (entry.podGroupWrittenGeneration == static_cast<int64_t>(entry.specGeneration())) return Status::ok();
-  auto existing = backend_.getPodGroup(ns, name);
+  auto existing = backend_.getPodGroup(ns, *name);
   Expected<PodGroup> desired = plugins_.makePodGroup(job);
   if (!desired) return desired.status();
   if (!existing) return Status::ok();

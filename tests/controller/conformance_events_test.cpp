@@ -119,6 +119,28 @@ class PodEvents : public ControllerTest {
   int seq_ = 0;
 };
 
+// The job-version annotation is read with Go's strconv.Atoi narrowed to int32: a sign is allowed,
+// spaces are not (the pod is then not a Volcano job's pod: no request), larger values wrap.
+TEST_F(PodEvents, JobVersionIsParsedLikeGoAtoi) {
+  run(makeJob("job", {{"worker", 1}}));
+  auto versioned = [&](const std::string& version) {
+    return update(pod("job-worker-0"), [&](PodState& s) {
+      auto object = std::make_shared<Pod>(*s.object);
+      object->metadata.annotations[std::string(keys::JobVersion)] = version;
+      s.object = std::move(object);
+    });
+  };
+  auto plus = versioned("+0");
+  ASSERT_FALSE(plus.empty());
+  EXPECT_EQ(plus[0].request.jobVersion, 0);
+  EXPECT_TRUE(versioned(" 0").empty());
+  EXPECT_TRUE(versioned("0x1").empty());
+  EXPECT_TRUE(versioned("+-1").empty());
+  auto wrapped = versioned("4294967297");  // 2^32 + 1: int32(1)
+  ASSERT_FALSE(wrapped.empty());
+  EXPECT_EQ(wrapped[0].request.jobVersion, 1);
+}
+
 TEST_F(PodEvents, FailedTakesTheExitCodeOfTheFirstContainerOnly) {
   Job job = makeJob("job", {{"worker", 1}});
   Container side;

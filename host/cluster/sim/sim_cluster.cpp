@@ -13,12 +13,6 @@ namespace {
 constexpr size_t kIndexShards = 64;
 const std::string kJobNameKey(keys::JobName), kGroupNameKey("scheduling.k8s.io/group-name");
 
-std::string keyOf(const std::string& ns, const std::string& name) {
-  std::string key;
-  key.reserve(ns.size() + 1 + name.size());
-  return key.append(ns).append(1, '/').append(name);
-}
-
 }  // namespace
 
 SimCluster::SimCluster(Clock& clock, const SimBackendConfig& config)
@@ -74,31 +68,9 @@ size_t SimCluster::laneOfGroup(const PodGroup& pg) const {
   return laneOfJob(pg.metadata.namespace_, *job);
 }
 
-SimCluster::IndexShard& SimCluster::podIndex(std::string_view key) const {
-  return podIndex_[std::hash<std::string_view>{}(key) % podIndex_.size()];
-}
-
-SimCluster::IndexShard& SimCluster::groupIndex(std::string_view key) const {
-  return groupIndex_[std::hash<std::string_view>{}(key) % groupIndex_.size()];
-}
-
-SimCluster::Lane* SimCluster::podLane(const std::string& key) const {
-  IndexShard& shard = podIndex(key);
+void SimCluster::unplace(IndexShard& shard, const std::string& key) {
   std::lock_guard lock(shard.mutex);
-  auto it = shard.byKey.find(key);
-  return it == shard.byKey.end() || it->second.lane < 0 ? nullptr : lanes_[static_cast<size_t>(it->second.lane)].get();
-}
-
-SimCluster::Lane* SimCluster::groupLane(const std::string& key) const {
-  IndexShard& shard = groupIndex(key);
-  std::lock_guard lock(shard.mutex);
-  auto it = shard.byKey.find(key);
-  return it == shard.byKey.end() || it->second.lane < 0 ? nullptr : lanes_[static_cast<size_t>(it->second.lane)].get();
-}
-
-void SimCluster::setPlacement(IndexShard& shard, const std::string& key, int lane) {
-  std::lock_guard lock(shard.mutex);
-  shard.byKey[key].lane = lane;
+  if (auto it = shard.byKey.find(key); it != shard.byKey.end()) it->second.lane = -1;
 }
 
 std::vector<std::unique_lock<std::mutex>> SimCluster::lockAllLanes() {
@@ -136,13 +108,13 @@ ClusterStatus SimCluster::createPod(Pod pod, PodState* created) {
       return ClusterStatus::fail(ClusterErrc::Failed, "pods \"" + pod.metadata.name + "\": simulated server error");
   const size_t laneIndex = laneOfPod(pod);
   Lane& lane = *lanes_[laneIndex];
-  std::string key = keyOf(pod.metadata.namespace_, pod.metadata.name);
+  std::string key = objectKey(pod.metadata.namespace_, pod.metadata.name);
   std::lock_guard laneLock(lane.mutex);
-  IndexShard& shard = podIndex(key);
+  IndexShard& index = shard(podIndex_, key);
   int incarnation;
   {
-    std::lock_guard lock(shard.mutex);
-    Placement& place = shard.byKey[key];
+    std::lock_guard lock(index.mutex);
+    Placement& place = index.byKey[key];
     if (place.lane >= 0) return ClusterStatus::fail(ClusterErrc::AlreadyExists, "pods \"" + pod.metadata.name + "\" already exists");
     place.lane = static_cast<int>(laneIndex);
     incarnation = ++place.incarnations;
@@ -161,7 +133,9 @@ ClusterStatus SimCluster::createPod(Pod pod, PodState* created) {
   sp.lane = laneIndex;
   const auto& ann = object->metadata.annotations;
   if (auto g = ann.find(kGroupNameKey); g != ann.end()) {
-    sp.group = &*lane.groupPods.try_emplace(keyOf(object->metadata.namespace_, g->second)).first;
+    auto group = lane.groupPods.find(ObjectRef{object->metadata.namespace_, g->second});
+    if (group == lane.groupPods.end()) group = lane.groupPods.try_emplace(objectKey(object->metadata.namespace_, g->second)).first;
+    sp.group = &*group;
     sp.group->second.insert(sp.seq);
   }
   sp.state.object = std::move(object);
@@ -196,7 +170,7 @@ void SimCluster::removePod(Lane& lane, const std::string& key) {
     if (pod.group->second.empty()) lane.groupPods.erase(lane.groupPods.find(pod.group->first));
   }
   lane.podsBySeq.erase(pod.seq);
-  setPlacement(podIndex(key), key, -1);
+  unplace(shard(podIndex_, key), key);
   ClusterEvent ev;
   ev.type = ClusterEvent::Type::PodDeleted;
   ev.pod = std::move(pod.state);
@@ -207,11 +181,11 @@ void SimCluster::removePod(Lane& lane, const std::string& key) {
 }
 
 ClusterStatus SimCluster::deletePod(const std::string& ns, const std::string& name) {
-  const std::string key = keyOf(ns, name);
-  if (Lane* lane = podLane(key)) {
+  const ObjectRef ref{ns, name};
+  if (Lane* lane = podLane(ref)) {
     std::lock_guard lock(lane->mutex);
-    if (lane->pods.count(key)) {
-      removePod(*lane, key);
+    if (auto it = lane->pods.find(ref); it != lane->pods.end()) {
+      removePod(*lane, it->first);
       return ClusterStatus::success();
     }
   }
@@ -230,10 +204,10 @@ void SimCluster::emitPodUpdate(Lane& lane, SimPod& pod, PodPhase oldPhase, uint6
 
 ClusterStatus SimCluster::annotatePod(const std::string& ns, const std::string& name, const std::string& key,
                                       const std::string& value) {
-  const std::string podKey = keyOf(ns, name);
-  if (Lane* lane = podLane(podKey)) {
+  const ObjectRef ref{ns, name};
+  if (Lane* lane = podLane(ref)) {
     std::lock_guard lock(lane->mutex);
-    if (auto it = lane->pods.find(podKey); it != lane->pods.end()) {
+    if (auto it = lane->pods.find(ref); it != lane->pods.end()) {
       SimPod& pod = it->second;
       auto object = std::make_shared<Pod>(*pod.state.object);
       object->metadata.annotations[key] = value;
@@ -246,11 +220,11 @@ ClusterStatus SimCluster::annotatePod(const std::string& ns, const std::string& 
 }
 
 std::optional<PodState> SimCluster::getPod(const std::string& ns, const std::string& name) {
-  const std::string key = keyOf(ns, name);
-  Lane* lane = podLane(key);
+  const ObjectRef ref{ns, name};
+  Lane* lane = podLane(ref);
   if (!lane) return std::nullopt;
   std::lock_guard lock(lane->mutex);
-  auto it = lane->pods.find(key);
+  auto it = lane->pods.find(ref);
   return it == lane->pods.end() ? std::nullopt : std::optional<PodState>(it->second.state);
 }
 
@@ -264,11 +238,11 @@ std::vector<std::string> SimCluster::podNames() {
 }
 
 std::string SimCluster::nodeOf(const std::string& ns, const std::string& name) {
-  const std::string key = keyOf(ns, name);
-  Lane* lane = podLane(key);
+  const ObjectRef ref{ns, name};
+  Lane* lane = podLane(ref);
   if (!lane) return "";
   std::lock_guard lock(lane->mutex);
-  auto it = lane->pods.find(key);
+  auto it = lane->pods.find(ref);
   if (it == lane->pods.end() || it->second.node < 0) return "";
   std::lock_guard nodes(nodesMutex_);
   return nodes_[static_cast<size_t>(it->second.node)].name;

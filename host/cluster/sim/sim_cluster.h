@@ -16,6 +16,7 @@
 
 #include "host/cluster/backend.h"
 #include "host/cluster/sim/pod_behaviour.h"
+#include "host/common/object_key.h"
 #include "host/config/config.h"
 #include "host/controller/clock.h"
 
@@ -121,6 +122,8 @@ class SimCluster final : public ClusterBackend, public LaneSource {
     int pods = 0;
     bool lost = false;
   };
+  template <class V>
+  using ByKey = std::unordered_map<std::string, V, ObjectKeyHash, ObjectKeyEqual>;  // by "<ns>/<name>"
   using Members = std::set<uint64_t>;  // pod seqs of one group key, in creation order
   struct SimPod {
     PodState state;
@@ -154,10 +157,10 @@ class SimCluster final : public ClusterBackend, public LaneSource {
   /// pods and groups (the scheduler holds every lane's lock).
   struct Lane {
     std::mutex mutex;
-    std::unordered_map<std::string, SimPod> pods;  // by "<ns>/<name>"
+    ByKey<SimPod> pods;
     std::unordered_map<uint64_t, SimPod*> podsBySeq;
-    std::unordered_map<std::string, SimGroup> groups;  // by "<ns>/<name>"
-    std::unordered_map<std::string, Members> groupPods;
+    ByKey<SimGroup> groups;
+    ByKey<Members> groupPods;
     std::map<TimeMs, std::vector<Due>> timeline;  // scripted transitions not yet due
     std::vector<Due> due;                         // transitions due now
     std::vector<ClusterEvent> events;
@@ -170,7 +173,7 @@ class SimCluster final : public ClusterBackend, public LaneSource {
   };
   struct IndexShard {
     std::mutex mutex;
-    std::unordered_map<std::string, Placement> byKey;
+    ByKey<Placement> byKey;
   };
   struct Objects {
     std::map<std::string, ConfigMap> configMaps;
@@ -182,12 +185,27 @@ class SimCluster final : public ClusterBackend, public LaneSource {
   size_t laneOfJob(std::string_view ns, std::string_view job) const;
   size_t laneOfPod(const Pod& pod) const;
   size_t laneOfGroup(const PodGroup& pg) const;
-  IndexShard& podIndex(std::string_view key) const;
-  IndexShard& groupIndex(std::string_view key) const;
-  /// The lane a pod / group key lives in, or nullptr.
-  Lane* podLane(const std::string& key) const;
-  Lane* groupLane(const std::string& key) const;
-  void setPlacement(IndexShard& shard, const std::string& key, int lane);
+  /// The index shard of a key, given as ObjectRef or as the joined string.
+  template <class Key>
+  IndexShard& shard(std::vector<IndexShard>& index, const Key& key) const {
+    return index[ObjectKeyHash{}(key) % index.size()];
+  }
+  /// The lane a pod / group lives in, or nullptr.
+  template <class Key>
+  Lane* podLane(const Key& key) const {
+    return placedLane(shard(podIndex_, key), key);
+  }
+  template <class Key>
+  Lane* groupLane(const Key& key) const {
+    return placedLane(shard(groupIndex_, key), key);
+  }
+  template <class Key>
+  Lane* placedLane(IndexShard& shard, const Key& key) const {
+    std::lock_guard lock(shard.mutex);
+    auto it = shard.byKey.find(key);
+    return it == shard.byKey.end() || it->second.lane < 0 ? nullptr : lanes_[static_cast<size_t>(it->second.lane)].get();
+  }
+  void unplace(IndexShard& shard, const std::string& key);
 
   // Lane lock held:
   void emit(Lane& lane, ClusterEvent event);

@@ -7,8 +7,6 @@
 namespace jobhost {
 namespace {
 
-std::string keyOf(const std::string& ns, const std::string& name) { return ns + "/" + name; }
-
 bool ownedBy(const ObjectMeta& meta, const std::string& uid) {
   return std::any_of(meta.ownerReferences.begin(), meta.ownerReferences.end(),
                      [&](const OwnerReference& r) { return r.uid == uid; });
@@ -19,12 +17,12 @@ bool ownedBy(const ObjectMeta& meta, const std::string& uid) {
 ClusterStatus SimCluster::createPodGroup(const PodGroup& pg) {
   const size_t laneIndex = laneOfGroup(pg);
   Lane& lane = *lanes_[laneIndex];
-  std::string key = keyOf(pg.metadata.namespace_, pg.metadata.name);
+  std::string key = objectKey(pg.metadata.namespace_, pg.metadata.name);
   std::lock_guard laneLock(lane.mutex);
   {
-    IndexShard& shard = groupIndex(key);
-    std::lock_guard lock(shard.mutex);
-    Placement& place = shard.byKey[key];
+    IndexShard& index = shard(groupIndex_, key);
+    std::lock_guard lock(index.mutex);
+    Placement& place = index.byKey[key];
     if (place.lane >= 0)
       return ClusterStatus::fail(ClusterErrc::AlreadyExists, "podgroups \"" + pg.metadata.name + "\" already exists");
     place.lane = static_cast<int>(laneIndex);
@@ -52,15 +50,15 @@ void SimCluster::eraseGroup(Lane& lane, const std::string& key) {
     std::lock_guard lock(mutex_);
     groupOrder_.erase(std::pair{it->second.createdAt, key});
   }
-  setPlacement(groupIndex(key), key, -1);
+  unplace(shard(groupIndex_, key), key);
   lane.groups.erase(it);
 }
 
 ClusterStatus SimCluster::updatePodGroupSpec(const PodGroup& pg) {
-  const std::string key = keyOf(pg.metadata.namespace_, pg.metadata.name);
-  if (Lane* lane = groupLane(key)) {
+  const ObjectRef ref{pg.metadata.namespace_, pg.metadata.name};
+  if (Lane* lane = groupLane(ref)) {
     std::lock_guard lock(lane->mutex);
-    if (auto it = lane->groups.find(key); it != lane->groups.end()) {
+    if (auto it = lane->groups.find(ref); it != lane->groups.end()) {
       const bool newTimeout = it->second.pg.spec.scheduleTimeoutSeconds != pg.spec.scheduleTimeoutSeconds;
       it->second.pg.spec = pg.spec;
       if (newTimeout) armScheduleTimeout(it->second);
@@ -72,11 +70,11 @@ ClusterStatus SimCluster::updatePodGroupSpec(const PodGroup& pg) {
 }
 
 ClusterStatus SimCluster::deletePodGroup(const std::string& ns, const std::string& name) {
-  const std::string key = keyOf(ns, name);
-  if (Lane* lane = groupLane(key)) {
+  const ObjectRef ref{ns, name};
+  if (Lane* lane = groupLane(ref)) {
     std::lock_guard lock(lane->mutex);
-    if (lane->groups.count(key)) {
-      eraseGroup(*lane, key);
+    if (auto it = lane->groups.find(ref); it != lane->groups.end()) {
+      eraseGroup(*lane, std::string(it->first));
       dirty_ = true;
       return ClusterStatus::success();
     }
@@ -85,38 +83,38 @@ ClusterStatus SimCluster::deletePodGroup(const std::string& ns, const std::strin
 }
 
 std::optional<PodGroup> SimCluster::getPodGroup(const std::string& ns, const std::string& name) {
-  const std::string key = keyOf(ns, name);
-  Lane* lane = groupLane(key);
+  const ObjectRef ref{ns, name};
+  Lane* lane = groupLane(ref);
   if (!lane) return std::nullopt;
   std::lock_guard lock(lane->mutex);
-  auto it = lane->groups.find(key);
+  auto it = lane->groups.find(ref);
   return it == lane->groups.end() ? std::nullopt : std::optional<PodGroup>(it->second.pg);
 }
 
 std::optional<std::string> SimCluster::podGroupPhase(const std::string& ns, const std::string& name) {
-  const std::string key = keyOf(ns, name);
-  Lane* lane = groupLane(key);
+  const ObjectRef ref{ns, name};
+  Lane* lane = groupLane(ref);
   if (!lane) return std::nullopt;
   std::lock_guard lock(lane->mutex);
-  auto it = lane->groups.find(key);
+  auto it = lane->groups.find(ref);
   return it == lane->groups.end() ? std::nullopt : std::optional<std::string>(it->second.pg.status.phase);
 }
 
 ClusterStatus SimCluster::createPvc(const std::string& ns, const std::string& name, const std::string& ownerUid) {
   std::lock_guard lock(mutex_);
-  if (!pvcs_.emplace(keyOf(ns, name), ownerUid).second)
+  if (!pvcs_.emplace(objectKey(ns, name), ownerUid).second)
     return ClusterStatus::fail(ClusterErrc::AlreadyExists, "persistentvolumeclaims \"" + name + "\" already exists");
   return ClusterStatus::success();
 }
 
 bool SimCluster::pvcExists(const std::string& ns, const std::string& name) {
   std::lock_guard lock(mutex_);
-  return pvcs_.count(keyOf(ns, name)) > 0;
+  return pvcs_.count(objectKey(ns, name)) > 0;
 }
 
 void SimCluster::addPvc(const std::string& ns, const std::string& name) {
   std::lock_guard lock(mutex_);
-  pvcs_.emplace(keyOf(ns, name), "");
+  pvcs_.emplace(objectKey(ns, name), "");
 }
 
 ClusterStatus SimCluster::applyObjects(const std::string& ns, const Components& objects) {
