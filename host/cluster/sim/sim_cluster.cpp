@@ -266,6 +266,14 @@ std::optional<Secret> SimCluster::getSecret(const std::string& ns, const std::st
   return it == m.end() ? std::nullopt : std::optional<Secret>(it->second);
 }
 
+bool SimCluster::hasConfigMapData(const std::string& ns, const std::string& name,
+                                  const std::map<std::string, std::string>& data) {
+  std::lock_guard lock(mutex_);
+  auto& m = objects_[ns].configMaps;
+  auto it = m.find(name);
+  return it != m.end() && it->second.data == data;
+}
+
 bool SimCluster::objectExists(const std::string& ns, ObjectKind kind, const std::string& name) {
   std::lock_guard lock(mutex_);
   Objects& o = objects_[ns];
