@@ -15,6 +15,7 @@ void HookEnv::setEnv(const std::string& plugin, Container& container, EnvVar&& v
   for (auto& e : entries_)
     if (e.value.name == var.name && e.container == container.name) found = &e;
   if (found == nullptr) {
+    if (entries_.empty()) entries_.reserve(8);  // a pod's few variables, without regrowth
     Entry& e = entries_.emplace_back();
     e.container = container.name;
     e.plugin = &plugin;
