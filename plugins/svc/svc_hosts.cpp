@@ -18,11 +18,15 @@ void appendPodHost(std::string& out, const jobhost::Job& job, const jobhost::Tas
       host.empty() ? static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, index).ptr - digits) : 0;
   const size_t hostSize = host.empty() ? job.metadata.name.size() + task.name.size() + 2 + digitCount : host.size();
   out.reserve(out.size() + hostSize + 1 + subdomain.size());
-  if (host.empty())
-    out.append(job.metadata.name).append(1, '-').append(task.name).append(1, '-').append(digits, digitCount);
-  else
+  if (host.empty()) {
+    out.append(job.metadata.name).push_back('-');
+    out.append(task.name).push_back('-');
+    out.append(digits, digitCount);
+  } else {
     out.append(host);
-  out.append(1, '.').append(subdomain);
+  }
+  out.push_back('.');
+  out.append(subdomain);
 }
 
 }  // namespace
