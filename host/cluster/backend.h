@@ -2,6 +2,7 @@
 // processes): pods, PodGroups, PVCs and plugin objects, plus the event stream reported back.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -116,6 +117,9 @@ class ClusterBackend {
   virtual ClusterStatus removeObject(const std::string& ns, ObjectKind kind, const std::string& name) = 0;
   virtual std::optional<ConfigMap> getConfigMap(const std::string& ns, const std::string& name) = 0;
   virtual std::optional<Secret> getSecret(const std::string& ns, const std::string& name) = 0;
+  /// Whether ConfigMap `name` exists with exactly `data` (compared in place, nothing copied out).
+  virtual bool hasConfigMapData(const std::string& ns, const std::string& name,
+                                const std::map<std::string, std::string>& data) = 0;
   virtual bool objectExists(const std::string& ns, ObjectKind kind, const std::string& name) = 0;
 
   /// Garbage collection of a deleted job: deletes every pod, PodGroup, PVC and object whose

@@ -1,4 +1,5 @@
-// BackendResourceClient: fills namespace and owner reference, maps NotFound on remove to success.
+// BackendResourceClient: fills namespace and owner reference (copying only objects that lack one),
+// maps NotFound on remove to success, and compares ConfigMap data where the backend keeps it.
 #include "host/controller/backend_resource_client.h"
 
 #include "host/workload/names.h"
@@ -6,20 +7,30 @@
 namespace jobhost {
 namespace {
 
-void own(ObjectMeta& meta, const Job& job) {
-  if (meta.namespace_.empty()) meta.namespace_ = job.metadata.namespace_;
-  if (meta.ownerReferences.empty()) meta.ownerReferences.push_back(jobOwnerReference(job));
+template <class Objects, class F>  // Objects: Components or const Components
+void forEachMeta(Objects& objects, F&& f) {
+  for (auto& o : objects.configMaps) f(o.metadata);
+  for (auto& o : objects.secrets) f(o.metadata);
+  for (auto& o : objects.services) f(o.metadata);
+  for (auto& o : objects.networkPolicies) f(o.metadata);
 }
 
 }  // namespace
 
 Status BackendResourceClient::apply(const Components& objects) {
-  Components owned = objects;
-  for (auto& o : owned.configMaps) own(o.metadata, job_);
-  for (auto& o : owned.secrets) own(o.metadata, job_);
-  for (auto& o : owned.services) own(o.metadata, job_);
-  for (auto& o : owned.networkPolicies) own(o.metadata, job_);
-  ClusterStatus st = backend_.applyObjects(job_.metadata.namespace_, owned);
+  bool owned = true;
+  forEachMeta(objects, [&](const ObjectMeta& m) { owned = owned && !m.namespace_.empty() && !m.ownerReferences.empty(); });
+  ClusterStatus st;
+  if (owned) {
+    st = backend_.applyObjects(job_.metadata.namespace_, objects);
+  } else {
+    Components copy = objects;
+    forEachMeta(copy, [&](ObjectMeta& m) {
+      if (m.namespace_.empty()) m.namespace_ = job_.metadata.namespace_;
+      if (m.ownerReferences.empty()) m.ownerReferences.push_back(jobOwnerReference(job_));
+    });
+    st = backend_.applyObjects(job_.metadata.namespace_, copy);
+  }
   return st.ok() ? Status::ok() : Status::error(st.message);
 }
 
@@ -39,6 +50,10 @@ std::optional<Secret> BackendResourceClient::getSecret(const std::string& name) 
 
 bool BackendResourceClient::exists(ObjectKind kind, const std::string& name) {
   return backend_.objectExists(job_.metadata.namespace_, kind, name);
+}
+
+bool BackendResourceClient::hasConfigMapData(const std::string& name, const std::map<std::string, std::string>& data) {
+  return backend_.hasConfigMapData(job_.metadata.namespace_, name, data);
 }
 
 }  // namespace jobhost

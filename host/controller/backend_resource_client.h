@@ -17,6 +17,7 @@ class BackendResourceClient final : public ResourceClient {
   std::optional<ConfigMap> getConfigMap(const std::string& name) override;
   std::optional<Secret> getSecret(const std::string& name) override;
   bool exists(ObjectKind kind, const std::string& name) override;
+  bool hasConfigMapData(const std::string& name, const std::map<std::string, std::string>& data) override;
 
  private:
   ClusterBackend& backend_;

@@ -12,6 +12,7 @@ class NoResources final : public ResourceClient {
   std::optional<ConfigMap> getConfigMap(const std::string&) override { return std::nullopt; }
   std::optional<Secret> getSecret(const std::string&) override { return std::nullopt; }
   bool exists(ObjectKind, const std::string&) override { return false; }
+  bool hasConfigMapData(const std::string&, const std::map<std::string, std::string>&) override { return false; }
 
  private:
   static Status refuse() {
@@ -20,11 +21,6 @@ class NoResources final : public ResourceClient {
 };
 
 }  // namespace
-
-HookContext::HookContext(const Job& job, std::map<std::string, std::string>& controlled, const PluginArgs& args, const Components& built, const RuntimeInfo& info,
-                         ResourceClient* client, EnvLedger& ledger, const std::string& scope)
-    : job_(job), controlled_(controlled), args_(args), built_(built), info_(info), client_(client), ledger_(ledger),
-      scope_(scope) {}
 
 ResourceClient& HookContext::resources() {
   static NoResources none;

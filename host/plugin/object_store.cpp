@@ -61,6 +61,11 @@ std::optional<Secret> ObjectStore::getSecret(const std::string& name) {
   return o ? std::optional(*o) : std::nullopt;
 }
 
+bool ObjectStore::hasConfigMapData(const std::string& name, const std::map<std::string, std::string>& data) {
+  const auto* o = find(objects_.configMaps, name);
+  return o != nullptr && o->data == data;
+}
+
 bool ObjectStore::exists(ObjectKind kind, const std::string& name) {
   switch (kind) {
     case ObjectKind::ConfigMap: return find(objects_.configMaps, name) != nullptr;

@@ -16,6 +16,7 @@ class ObjectStore final : public ResourceClient {
   std::optional<ConfigMap> getConfigMap(const std::string& name) override;
   std::optional<Secret> getSecret(const std::string& name) override;
   bool exists(ObjectKind kind, const std::string& name) override;
+  bool hasConfigMapData(const std::string& name, const std::map<std::string, std::string>& data) override;
 
   /// Everything currently stored, each kind in creation order.
   const Components& objects() const { return objects_; }

@@ -23,11 +23,11 @@ Status conflicts(const RuntimeInfo& info) {
 }
 
 template <class Call>
-Status runPoint(const Registry& registry, Point point, RuntimeInfo& info, Call&& call) {
-  for (const auto& active : registry.activeAt(point, info.job)) {
-    info.ledger.setActor(active.plugin->names[0]);
-    Status st = callPlugin(*active.plugin, toString(point), [&] { return call(*active.plugin->loaded.instance, active); });
-    if (!st) return Status::error(failedIn(active, point, st.message()));
+Status runPoint(const Registry& registry, const PipelineResult& result, Point point, RuntimeInfo& info, Call&& call) {
+  for (const ActivePlugin* active : result.activeAt(registry, point)) {
+    info.ledger.setActor(active->plugin->names[0]);
+    Status st = callPlugin(*active->plugin, toString(point), [&] { return call(*active->plugin->loaded.instance, *active); });
+    if (!st) return Status::error(failedIn(*active, point, st.message()));
     if (Status c = conflicts(info); !c) return c;
   }
   return Status::ok();
@@ -39,6 +39,14 @@ const Components& PipelineResult::builtBy(const RegisteredPlugin* plugin) const 
   for (const auto& b : built)
     if (b.plugin == plugin) return b.components;
   return kNoComponents;
+}
+
+std::vector<const ActivePlugin*> PipelineResult::activeAt(const Registry& registry, Point point) const {
+  std::vector<const ActivePlugin*> out;
+  for (const RegisteredPlugin* r : registry.at(point))
+    for (const ActivePlugin& a : active)
+      if (a.plugin == r) out.push_back(&a);
+  return out;
 }
 
 std::unique_ptr<RuntimeInfo> newRuntimeInfo(const Job& job, const std::map<std::string, int32_t>& priorities) {
@@ -62,6 +70,8 @@ PipelineResult runPipeline(const Registry& registry, const Job& job,
                                      const std::map<std::string, int32_t>& priorities) {
   PipelineResult result;
   result.job = std::make_shared<const Job>(job);
+  for (const RegisteredPlugin& plugin : registry.plugins())
+    if (registry.isActive(plugin, job)) result.active.push_back({&plugin, registry.argsFor(plugin, job)});
   result.info = newRuntimeInfo(*result.job, priorities);
   RuntimeInfo& info = *result.info;
 
@@ -69,16 +79,16 @@ PipelineResult runPipeline(const Registry& registry, const Job& job,
   bool anyDeadline = false;
   for (const auto& plugin : registry.plugins()) anyDeadline = anyDeadline || plugin.entry.callTimeout.ms > 0;
   Status st = callPluginsTogether(anyDeadline, [&] {
-    Status step = runPoint(registry, Point::MLPolicy, info, [&](PluginInstance& p, const ActivePlugin& a) {
+    Status step = runPoint(registry, result, Point::MLPolicy, info, [&](PluginInstance& p, const ActivePlugin& a) {
       return p.mlPolicy()->enforceMLPolicy(info, a.args);
     });
-    if (step) step = runPoint(registry, Point::PodGroupPolicy, info, [&](PluginInstance& p, const ActivePlugin& a) {
+    if (step) step = runPoint(registry, result, Point::PodGroupPolicy, info, [&](PluginInstance& p, const ActivePlugin& a) {
       return p.podGroupPolicy()->enforcePodGroupPolicy(info, a.args);
     });
-    if (step) step = runPoint(registry, Point::PodNetwork, info, [&](PluginInstance& p, const ActivePlugin& a) {
+    if (step) step = runPoint(registry, result, Point::PodNetwork, info, [&](PluginInstance& p, const ActivePlugin& a) {
       return p.podNetwork()->identifyPodNetwork(info, a.args);
     });
-    if (step) step = runPoint(registry, Point::ComponentBuild, info, [&](PluginInstance& p, const ActivePlugin& a) {
+    if (step) step = runPoint(registry, result, Point::ComponentBuild, info, [&](PluginInstance& p, const ActivePlugin& a) {
       BuiltComponents built{a.plugin, {}};
       Status s = p.componentBuild()->build(info, a.args, built.components);
       if (s) result.built.push_back(std::move(built));  // on failure the partial output is dropped

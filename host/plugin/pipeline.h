@@ -20,6 +20,9 @@ struct BuiltComponents {
 /// The pipeline's result for one job. Owns the job snapshot its RuntimeInfo refers to.
 struct PipelineResult {
   std::shared_ptr<const Job> job;
+  /// Every plugin active for the job with its args (Registry::isActive, argsFor), worked out once,
+  /// in registry order.
+  std::vector<ActivePlugin> active;
   std::unique_ptr<RuntimeInfo> info;
   std::vector<BuiltComponents> built;
   /// Ok, or the first failure (naming the plugin and point). On failure `info` keeps what the
@@ -27,6 +30,9 @@ struct PipelineResult {
   Status status;
 
   const Components& builtBy(const RegisteredPlugin* plugin) const;
+  /// The active plugins that run at `point`, in its run order (Registry::activeAt without
+  /// working activation and args out again); the pointers live as long as this result.
+  std::vector<const ActivePlugin*> activeAt(const Registry& registry, Point point) const;
 };
 
 /// The RuntimeInfo a job starts the pipeline with: one pod set per task (template containers,

@@ -3,6 +3,7 @@
 #include "host/plugin/plugin_job_plugins.h"
 
 #include <mutex>
+#include <optional>
 
 #include "host/common/log.h"
 #include "host/plugin/hook_context.h"
@@ -14,6 +15,9 @@ namespace jobhost {
 struct PluginJobPlugins::Prepared {
   std::shared_ptr<const PipelineResult> result;
   std::vector<ActivePlugin> hooks;  // JobHooks plugins active for the job, config order
+  std::vector<PluginShare> shares;  // hooks[i]'s name, args, built components and data slot
+  /// hooks[i]'s JobContext::pluginData slot. Only the job's worker runs its hooks, one at a time.
+  std::unique_ptr<std::shared_ptr<void>[]> data;
   bool anyDeadline = false;          // some hook plugin has a callTimeout: batch its calls
   const RegisteredPlugin* status = nullptr;
 };
@@ -28,8 +32,8 @@ const char* hookName(int h) {
 template <class Call>
 Status guarded(const ActivePlugin& a, const char* hook, Call&& call, bool isolated = false) {
   Status st = callPlugin(*a.plugin, hook, std::forward<Call>(call), isolated);
-  if (st) return st;
-  return Status::error("plugin \"" + a.plugin->names[0] + "\" failed in " + hook + ": " + st.message());
+  if (!st) st = Status::error("plugin \"" + a.plugin->names[0] + "\" failed in " + hook + ": " + st.message());
+  return st;  // one object for both outcomes: returned without a copy
 }
 
 }  // namespace
@@ -39,33 +43,38 @@ PluginJobPlugins::PluginJobPlugins(std::shared_ptr<const Registry> registry, std
   for (const auto& plugin : registry_->plugins()) anyDeadline_ = anyDeadline_ || plugin.entry.callTimeout.ms > 0;
 }
 
-Status PluginJobPlugins::prepare(const Job& job) {
-  auto result = runPipeline(*registry_, job, priorities_);
-  if (!result.status) return result.status;
+Expected<std::shared_ptr<const PluginJobPlugins::Prepared>> PluginJobPlugins::store(const Job& job) {
+  auto result = std::make_shared<PipelineResult>(runPipeline(*registry_, job, priorities_));
+  if (!result->status) return Expected<std::shared_ptr<const Prepared>>::failure(result->status.message());
   auto p = std::make_shared<Prepared>();
-  p->result = std::make_shared<PipelineResult>(std::move(result));
-  p->hooks = registry_->activeAt(Point::JobHooks, job);
+  for (const ActivePlugin* a : result->activeAt(*registry_, Point::JobHooks)) p->hooks.push_back(*a);
+  p->data = std::make_unique<std::shared_ptr<void>[]>(p->hooks.size());
+  for (size_t i = 0; i < p->hooks.size(); ++i)
+    p->shares.push_back({&p->hooks[i].plugin->names[0], &p->hooks[i].args, &result->builtBy(p->hooks[i].plugin), &p->data[i]});
   p->anyDeadline = anyHasDeadline(p->hooks);
-  auto status = registry_->activeAt(Point::Status, job);
-  if (!status.empty()) p->status = status[0].plugin;
-  std::unique_lock lock(mutex_);
-  prepared_[job.metadata.uid] = std::move(p);
-  return Status::ok();
+  if (auto status = result->activeAt(*registry_, Point::Status); !status.empty()) p->status = status[0]->plugin;
+  p->result = std::move(result);
+  std::lock_guard lock(mutex_);
+  prepared_[job.metadata.uid] = p;
+  return std::shared_ptr<const Prepared>(std::move(p));
 }
 
+Status PluginJobPlugins::prepare(const Job& job) { return store(job).status(); }
+
 void PluginJobPlugins::forget(const std::string& jobUid) {
-  std::unique_lock lock(mutex_);
+  std::lock_guard lock(mutex_);
   prepared_.erase(jobUid);
 }
 
+std::shared_ptr<const PluginJobPlugins::Prepared> PluginJobPlugins::find(const std::string& uid) {
+  std::lock_guard lock(mutex_);
+  auto it = prepared_.find(uid);
+  return it == prepared_.end() ? nullptr : it->second;
+}
+
 Expected<std::shared_ptr<const PluginJobPlugins::Prepared>> PluginJobPlugins::lookup(const Job& job) {
-  {
-    std::shared_lock lock(mutex_);
-    if (auto it = prepared_.find(job.metadata.uid); it != prepared_.end()) return it->second;
-  }
-  if (Status st = prepare(job); !st) return Expected<std::shared_ptr<const Prepared>>::failure(st.message());
-  std::shared_lock lock(mutex_);
-  return prepared_.at(job.metadata.uid);
+  if (auto p = find(job.metadata.uid)) return p;
+  return store(job);
 }
 
 Expected<std::shared_ptr<const PipelineResult>> PluginJobPlugins::prepared(const Job& job) {
@@ -78,29 +87,38 @@ Expected<std::vector<Pod>> PluginJobPlugins::makePods(const Job& job, const std:
   using Result = Expected<std::vector<Pod>>;
   auto p = lookup(job);
   if (!p) return Result::failure(p.error());
-  const PipelineResult& r = *(*p)->result;
+  const Prepared& prepared = **p;
+  const PipelineResult& r = *prepared.result;
   std::vector<Pod> pods;
   pods.reserve(slots.size());
-  for (const PodSlot& s : slots) {
-    if (s.taskIndex >= job.spec.tasks.size()) return Result::failure("task index out of range");
-    const PodSet* set = s.taskIndex < r.info->podSets.size() ? &r.info->podSets[s.taskIndex] : nullptr;
-    pods.push_back(buildPod(job, job.spec.tasks[s.taskIndex], s.podIndex, set, &r.info->scheduler));
+  std::optional<Pod> tpl;  // the template of the task of the previous slot
+  for (size_t k = 0; k < slots.size(); ++k) {
+    const size_t t = slots[k].taskIndex;
+    if (t >= job.spec.tasks.size()) return Result::failure("task index out of range");
+    if (k == 0 || t != slots[k - 1].taskIndex)
+      tpl = podTemplate(job, job.spec.tasks[t], t < r.info->podSets.size() ? &r.info->podSets[t] : nullptr,
+                        &r.info->scheduler);
+    if (k + 1 == slots.size() || slots[k + 1].taskIndex != t)
+      pods.push_back(std::move(*tpl));  // the template's last use
+    else
+      pods.push_back(*tpl);
+    setPodIndex(pods.back(), job, job.spec.tasks[t], slots[k].podIndex);
   }
-  if ((*p)->hooks.empty()) return pods;
-  auto controlled = job.status.controlledResources;  // onPodCreate must not change the job
+  if (prepared.hooks.empty()) return pods;
+  auto controlled = ControlledResources::copyOf(job.status.controlledResources);  // onPodCreate must not change the job
+  HookEnv env("pod", job.metadata.name);
   std::string conflict;
-  Status st = callPluginsTogether((*p)->anyDeadline, [&] {
+  Status st = callPluginsTogether(prepared.anyDeadline, [&] {
     for (Pod& pod : pods) {
-      EnvLedger ledger;
-      const std::string scope = "pod " + pod.metadata.name;
-      for (const auto& a : (*p)->hooks) {
-        ledger.setActor(a.plugin->names[0]);
-        HookContext ctx(job, controlled, a.args, r.builtBy(a.plugin), *r.info, nullptr, ledger, scope);
+      env.reset(pod.metadata.name);
+      for (size_t i = 0; i < prepared.hooks.size(); ++i) {
+        const ActivePlugin& a = prepared.hooks[i];
+        HookContext ctx(job, *r.info, prepared.shares[i], controlled, nullptr, env);
         Status one = guarded(a, "OnPodCreate", [&] { return a.plugin->loaded.instance->jobHooks()->onPodCreate(ctx, pod); });
         if (!one) return one;
       }
-      if (!ledger.conflicts().empty()) {
-        conflict = ledger.conflicts()[0];
+      if (!env.conflict().empty()) {
+        conflict = env.conflict();
         return Status::ok();
       }
     }
@@ -120,12 +138,13 @@ Expected<PodGroup> PluginJobPlugins::makePodGroup(const Job& job) {
 Status PluginJobPlugins::runHook(Hook hook, Job& job, ResourceClient& client) {
   auto p = lookup(job);
   if (!p) return Status::error(p.error());
-  const PipelineResult& r = *(*p)->result;
-  EnvLedger ledger;
-  const std::string scope = "job " + job.metadata.name;
-  return callPluginsTogether((*p)->anyDeadline, [&] {
-    for (const auto& a : (*p)->hooks) {
-      HookContext ctx(job, job.status.controlledResources, a.args, r.builtBy(a.plugin), *r.info, &client, ledger, scope);
+  const Prepared& prepared = **p;
+  auto controlled = ControlledResources::of(job.status.controlledResources);
+  HookEnv env("job", job.metadata.name);
+  return callPluginsTogether(prepared.anyDeadline, [&] {
+    for (size_t i = 0; i < prepared.hooks.size(); ++i) {
+      const ActivePlugin& a = prepared.hooks[i];
+      HookContext ctx(job, *prepared.result->info, prepared.shares[i], controlled, &client, env);
       JobHooksPlugin* hooks = a.plugin->loaded.instance->jobHooks();
       Status st = guarded(a, hookName(static_cast<int>(hook)), [&] {
         switch (hook) {

@@ -4,7 +4,7 @@
 
 #include <map>
 #include <memory>
-#include <shared_mutex>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 
@@ -37,12 +37,14 @@ class PluginJobPlugins final : public JobPlugins {
   struct Prepared;
   enum class Hook { Add, Update, Delete };
   Status runHook(Hook hook, Job& job, ResourceClient& client);
+  Expected<std::shared_ptr<const Prepared>> store(const Job& job);  // prepare() keeping the result
   Expected<std::shared_ptr<const Prepared>> lookup(const Job& job);
+  std::shared_ptr<const Prepared> find(const std::string& uid);
 
   std::shared_ptr<const Registry> registry_;
   std::map<std::string, int32_t> priorities_;
   bool anyDeadline_ = false;  // some plugin has a callTimeout
-  std::shared_mutex mutex_;
+  std::mutex mutex_;  // guards prepared_ (held only to find, store or drop an entry)
   std::unordered_map<std::string, std::shared_ptr<const Prepared>> prepared_;  // by job UID
 };
 

@@ -10,6 +10,8 @@
 namespace jobhost {
 namespace {
 
+const std::string kTaskIndex(keys::TaskIndex);
+
 // The pod's spec: every PodSpec field of the template, except that the containers, init containers
 // and volumes come from the pod set when there is one (copied once, not twice).
 PodSpec podSpecFrom(const PodSpec& tpl, const PodSet* set) {
@@ -57,13 +59,12 @@ void addJobVolumes(const Job& job, PodSpec& spec) {
 
 }  // namespace
 
-Pod buildPod(const Job& job, const TaskSpec& task, int32_t index, const PodSet* podSet,
-             const SchedulerInfo* scheduler, bool jobForwarding) {
+Pod podTemplate(const Job& job, const TaskSpec& task, const PodSet* podSet, const SchedulerInfo* scheduler,
+                bool jobForwarding) {
   const std::string& jobName = job.metadata.name;
   const PodTemplateSpec& tpl = task.template_;
 
   Pod pod;
-  pod.metadata.name = podName(jobName, task.name, index);
   pod.metadata.namespace_ = job.metadata.namespace_;
   pod.metadata.ownerReferences.push_back(jobOwnerReference(job));
   pod.metadata.labels = tpl.metadata.labels;
@@ -82,7 +83,6 @@ Pod buildPod(const Job& job, const TaskSpec& task, int32_t index, const PodSet* 
   if (pod.spec.priorityClassName.empty()) pod.spec.priorityClassName = job.spec.priorityClassName;
   addJobVolumes(job, pod.spec);
 
-  const std::string indexText = std::to_string(index);
   const std::string& taskSpec = task.name.empty() ? std::string(keys::DefaultTaskSpec) : task.name;
   std::string templateUid;
   templateUid.reserve(jobName.size() + 1 + task.name.size());
@@ -90,7 +90,7 @@ Pod buildPod(const Job& job, const TaskSpec& task, int32_t index, const PodSet* 
   templateUid.append(task.name);
 
   StringMap& ann = pod.metadata.annotations;
-  ann.insert_or_assign(std::string(keys::TaskIndex), indexText);
+  ann.insert_or_assign(kTaskIndex, "0");
   ann.insert_or_assign(std::string(keys::TaskSpec), taskSpec);
   ann.insert_or_assign(std::string(keys::GroupName), podGroupName(job));
   ann.insert_or_assign(std::string(keys::JobName), jobName);
@@ -110,7 +110,7 @@ Pod buildPod(const Job& job, const TaskSpec& task, int32_t index, const PodSet* 
   }
 
   StringMap& lab = pod.metadata.labels;
-  lab.insert_or_assign(std::string(keys::TaskIndex), indexText);
+  lab.insert_or_assign(kTaskIndex, "0");
   lab.insert_or_assign(std::string(keys::JobName), jobName);
   lab.insert_or_assign(std::string(keys::TaskSpec), taskSpec);
   lab.insert_or_assign(std::string(keys::JobNamespace), job.metadata.namespace_);
@@ -124,10 +124,24 @@ Pod buildPod(const Job& job, const TaskSpec& task, int32_t index, const PodSet* 
     ann.insert_or_assign(std::string(keys::JobForwarding), "true");
     lab.insert_or_assign(std::string(keys::JobForwarding), "true");
   }
+  return pod;
+}
+
+void setPodIndex(Pod& pod, const Job& job, const TaskSpec& task, int32_t index) {
+  pod.metadata.name = podName(job.metadata.name, task.name, index);
+  std::string indexText = std::to_string(index);
+  pod.metadata.annotations.at(kTaskIndex) = indexText;
+  pod.metadata.labels.at(kTaskIndex) = std::move(indexText);
   if (task.partitionPolicy) {
     const int32_t size = task.partitionPolicy->partitionSize;
-    lab.insert_or_assign(std::string(keys::PartitionId), std::to_string(size <= 0 ? 0 : index / size));
+    pod.metadata.labels.insert_or_assign(std::string(keys::PartitionId), std::to_string(size <= 0 ? 0 : index / size));
   }
+}
+
+Pod buildPod(const Job& job, const TaskSpec& task, int32_t index, const PodSet* podSet,
+             const SchedulerInfo* scheduler, bool jobForwarding) {
+  Pod pod = podTemplate(job, task, podSet, scheduler, jobForwarding);
+  setPodIndex(pod, job, task, index);
   return pod;
 }
 

@@ -31,7 +31,17 @@ namespace jobhost {
 ///    partition-id = index / partitionSize (0 when partitionSize <= 0) when the task has a
 ///    partitionPolicy.
 /// The status is left default (Pending). Pure; any thread; runs once per created pod.
+/// buildPod is setPodIndex(podTemplate(...), index).
 Pod buildPod(const Job& job, const TaskSpec& task, int32_t index, const PodSet* podSet = nullptr,
              const SchedulerInfo* scheduler = nullptr, bool jobForwarding = false);
+
+/// What buildPod makes for every replica of `task` alike: the pod without a name, with the
+/// task-index label and annotation set to "0" and no partition-id label. Copy it once per replica
+/// and pass the copy to setPodIndex. Pure; any thread.
+Pod podTemplate(const Job& job, const TaskSpec& task, const PodSet* podSet = nullptr,
+                const SchedulerInfo* scheduler = nullptr, bool jobForwarding = false);
+/// Makes a copy of podTemplate(job, task, ...) replica `index`: its name, the task-index label and
+/// annotation, and the partition-id label when the task has a partitionPolicy.
+void setPodIndex(Pod& pod, const Job& job, const TaskSpec& task, int32_t index);
 
 }  // namespace jobhost

@@ -8,6 +8,7 @@ namespace coscheduling {
 
 jobhost::Status parseCoschedulingOptions(const jobhost::PluginArgs& args, CoschedulingOptions& out) {
   out = CoschedulingOptions{};
+  if (args.empty()) return jobhost::Status::ok();  // nothing to parse: the defaults
   jobhost::FlagSet flags("plugin coscheduling");
   flags.addInt("scheduleTimeoutSeconds", &out.scheduleTimeoutSeconds);
   flags.addInt("schedule-timeout-seconds", &out.scheduleTimeoutSeconds);

@@ -2,14 +2,17 @@
 // scheduling.x-k8s.io/pod-group and scheduleTimeoutSeconds. Points: Validation, PodGroupPolicy, JobHooks.
 #include <jobhost/jobhost.h>
 
+#include <string>
+
 #include "coscheduling_options.h"
 
 namespace {
 using namespace jobhost;
 
 constexpr const char* kName = "coscheduling";
-constexpr const char* kMarker = "plugin-coscheduling";
-constexpr const char* kPodGroupLabel = "scheduling.x-k8s.io/pod-group";
+// Map keys as strings made once: a key given as const char* would be a new std::string per call.
+const std::string kMarker = "plugin-coscheduling";
+const std::string kPodGroupLabel = "scheduling.x-k8s.io/pod-group";
 
 class CoschedulingPlugin final : public ValidationPlugin, public PodGroupPolicyPlugin, public JobHooksPlugin {
  public:

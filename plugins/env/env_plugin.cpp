@@ -10,14 +10,20 @@ namespace {
 using namespace jobhost;
 
 constexpr const char* kName = "env";
-constexpr const char* kVkTaskIndex = "VK_TASK_INDEX";
-constexpr const char* kVcTaskIndex = "VC_TASK_INDEX";
+const std::string kMarker = "plugin-env";  // controlledResources["plugin-env"] = "env" (spec §7.1)
+const std::string kVkTaskIndex = "VK_TASK_INDEX";
+const std::string kVcTaskIndex = "VC_TASK_INDEX";
 
 // Volcano appends the two variables, so they end the env in this order even when the template (or
 // an earlier call) already set them; upserting alone would leave them where they were.
-void moveToEnd(std::vector<EnvVar>& env, const char* name) {
-  auto it = std::find_if(env.begin(), env.end(), [&](const EnvVar& e) { return e.name == name; });
-  if (it != env.end()) std::rotate(it, it + 1, env.end());
+void moveToEnd(std::vector<EnvVar>& env) {
+  auto first = [&](const std::string& name) {
+    return std::find_if(env.begin(), env.end(), [&](const EnvVar& e) { return e.name == name; });
+  };
+  if (env.size() >= 2 && first(kVkTaskIndex) == env.end() - 2 && first(kVcTaskIndex) == env.end() - 1)
+    return;  // just appended: already in place
+  for (const std::string* name : {&kVkTaskIndex, &kVcTaskIndex})
+    if (auto it = first(*name); it != env.end()) std::rotate(it, it + 1, env.end());
 }
 
 // The plugin takes no flags; Go `flag` rules still apply, so any flag is an unknown flag.
@@ -36,7 +42,7 @@ class EnvPlugin final : public ValidationPlugin, public JobHooksPlugin {
   }
 
   Status onJobAdd(JobContext& ctx) override {
-    volcano::setMarker(ctx, kName);
+    ctx.controlledResources()[kMarker] = kName;
     return Status::ok();
   }
 
@@ -46,8 +52,7 @@ class EnvPlugin final : public ValidationPlugin, public JobHooksPlugin {
       for (auto& c : *list) {
         ctx.setEnv(c, EnvVar::literal(kVkTaskIndex, index));
         ctx.setEnv(c, EnvVar::literal(kVcTaskIndex, index));
-        moveToEnd(c.env, kVkTaskIndex);
-        moveToEnd(c.env, kVcTaskIndex);
+        moveToEnd(c.env);
       }
     return Status::ok();
   }
@@ -55,7 +60,7 @@ class EnvPlugin final : public ValidationPlugin, public JobHooksPlugin {
   Status onJobUpdate(JobContext&) override { return Status::ok(); }
 
   Status onJobDelete(JobContext& ctx) override {
-    volcano::clearMarker(ctx, kName);
+    ctx.controlledResources().erase(kMarker);
     return Status::ok();
   }
 };

@@ -1,29 +1,45 @@
 // Volcano's GenerateHosts and host naming for the svc plugin.
-// Pure functions of the job spec.
+// Pure functions of the job spec; host lists are built in place, without per-host strings.
 #include "svc_hosts.h"
 
+#include <algorithm>
 #include <cctype>
+#include <charconv>
 
 namespace svc {
+namespace {
 
-std::string subdomainOf(const jobhost::Job& job, const jobhost::TaskSpec& task) {
+// Appends `<hostname>.<subdomain>` of pod `index`, growing `out` at most once.
+void appendPodHost(std::string& out, const jobhost::Job& job, const jobhost::TaskSpec& task, int32_t index) {
+  const std::string& host = task.template_.spec.hostname;
+  const std::string& subdomain = subdomainOf(job, task);
+  char digits[16];
+  const size_t digitCount =
+      host.empty() ? static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, index).ptr - digits) : 0;
+  const size_t hostSize = host.empty() ? job.metadata.name.size() + task.name.size() + 2 + digitCount : host.size();
+  out.reserve(out.size() + hostSize + 1 + subdomain.size());
+  if (host.empty()) {
+    out.append(job.metadata.name).push_back('-');
+    out.append(task.name).push_back('-');
+    out.append(digits, digitCount);
+  } else {
+    out.append(host);
+  }
+  out.push_back('.');
+  out.append(subdomain);
+}
+
+}  // namespace
+
+const std::string& subdomainOf(const jobhost::Job& job, const jobhost::TaskSpec& task) {
   const auto& sub = task.template_.spec.subdomain;
   return sub.empty() ? job.metadata.name : sub;
 }
 
 std::string podHost(const jobhost::Job& job, const jobhost::TaskSpec& task, int32_t index) {
-  std::string host = task.template_.spec.hostname;
-  if (host.empty()) host = job.metadata.name + "-" + task.name + "-" + std::to_string(index);
-  return host + "." + subdomainOf(job, task);
-}
-
-std::vector<std::string> taskHosts(const jobhost::Job& job, const jobhost::TaskSpec& task) {
-  std::vector<std::string> hosts;
-  for (int32_t i = 0; i < task.replicas; ++i) {
-    hosts.push_back(podHost(job, task, i));
-    if (!task.template_.spec.hostname.empty()) break;
-  }
-  return hosts;
+  std::string host;
+  appendPodHost(host, job, task, index);
+  return host;
 }
 
 std::string hostKey(const std::string& taskName) {
@@ -39,21 +55,30 @@ std::string envKey(const std::string& taskName) {
   return key;
 }
 
-namespace {
-std::string join(const std::vector<std::string>& parts, const char* sep) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
-  return out;
-}
-}  // namespace
-
 std::map<std::string, std::string> hostsData(const jobhost::Job& job) {
   std::map<std::string, std::string> data;
   for (const auto& task : job.spec.tasks) {
-    const auto hosts = taskHosts(job, task);
-    data[hostKey(task.name) + ".host"] = join(hosts, "\n");
-    data["VC_" + envKey(task.name) + "_HOSTS"] = join(hosts, ",");
-    data["VC_" + envKey(task.name) + "_NUM"] = std::to_string(hosts.size());
+    // One host per replica, or a single one when the template sets a hostname.
+    int32_t hosts = std::max(task.replicas, 0);
+    if (!task.template_.spec.hostname.empty()) hosts = std::min(hosts, 1);
+    std::string lines, commas;  // the hosts joined by '\n' and by ','
+    for (int32_t i = 0; i < hosts; ++i) {
+      if (i > 0) {
+        lines.push_back('\n');
+        commas.push_back(',');
+      }
+      const size_t from = lines.size();
+      appendPodHost(lines, job, task, i);
+      if (i == 0) {  // every host is about as long as the first
+        lines.reserve(static_cast<size_t>(hosts) * (lines.size() + 2));
+        commas.reserve(lines.capacity());
+      }
+      commas.append(lines, from);
+    }
+    const std::string env = "VC_" + envKey(task.name);
+    data.insert_or_assign(hostKey(task.name) + ".host", std::move(lines));
+    data.insert_or_assign(env + "_HOSTS", std::move(commas));
+    data.insert_or_assign(env + "_NUM", std::to_string(hosts));
   }
   return data;
 }

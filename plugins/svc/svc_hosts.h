@@ -6,7 +6,6 @@
 
 #include <map>
 #include <string>
-#include <vector>
 
 namespace svc {
 
@@ -14,13 +13,12 @@ namespace svc {
 /// `<job>-<task>-<index>`, subdomain the template's or the job name.
 std::string podHost(const jobhost::Job& job, const jobhost::TaskSpec& task, int32_t index);
 /// The template's subdomain, or the job name.
-std::string subdomainOf(const jobhost::Job& job, const jobhost::TaskSpec& task);
-/// One host per replica, or a single host when the template sets a hostname (none for 0 replicas).
-std::vector<std::string> taskHosts(const jobhost::Job& job, const jobhost::TaskSpec& task);
+const std::string& subdomainOf(const jobhost::Job& job, const jobhost::TaskSpec& task);
 /// The task name with '-' replaced by '_' (ConfigMap key prefix); upper-cased for env names.
 std::string hostKey(const std::string& taskName);
 std::string envKey(const std::string& taskName);
-/// Data of the `<job>-svc` ConfigMap: `<t>.host`, `VC_<T>_HOSTS`, `VC_<T>_NUM` for every task.
+/// Data of the `<job>-svc` ConfigMap: `<t>.host`, `VC_<T>_HOSTS`, `VC_<T>_NUM` for every task, where
+/// a task's hosts are one per replica, or a single one when the template sets a hostname.
 std::map<std::string, std::string> hostsData(const jobhost::Job& job);
 
 }  // namespace svc

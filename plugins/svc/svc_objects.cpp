@@ -23,8 +23,10 @@ jobhost::ObjectMeta ownedBy(const jobhost::Job& job, std::string name) {
 }
 
 jobhost::StringMap jobPodLabels(const jobhost::Job& job) {
-  return {{std::string(jobhost::keys::JobName), job.metadata.name},
-          {std::string(jobhost::keys::JobNamespace), job.metadata.namespace_}};
+  jobhost::StringMap labels;
+  labels.emplace(jobhost::keys::JobName, job.metadata.name);
+  labels.emplace(jobhost::keys::JobNamespace, job.metadata.namespace_);
+  return labels;
 }
 
 }  // namespace
@@ -51,19 +53,16 @@ jobhost::NetworkPolicy jobNetworkPolicy(const jobhost::Job& job) {
   jobhost::NetworkPolicy policy;
   policy.metadata = ownedBy(job, job.metadata.name);
   policy.spec.podSelector.matchLabels = jobPodLabels(job);
-  jobhost::NetworkPolicyPeer peer;
-  peer.podSelector = jobhost::LabelSelector{jobPodLabels(job), {}};
-  policy.spec.ingress.push_back(jobhost::NetworkPolicyIngressRule{{peer}});
+  jobhost::NetworkPolicyPeer& peer = policy.spec.ingress.emplace_back().from.emplace_back();
+  peer.podSelector = jobhost::LabelSelector{policy.spec.podSelector.matchLabels, {}};
   policy.spec.policyTypes = {"Ingress"};
   return policy;
 }
 
-jobhost::Components svcComponents(const jobhost::Job& job, const SvcOptions& options) {
-  jobhost::Components out;
+void appendSvcComponents(const jobhost::Job& job, const SvcOptions& options, jobhost::Components& out) {
   out.configMaps.push_back(hostsConfigMap(job));
   out.services.push_back(headlessService(job, options));
   if (!options.disableNetworkPolicy) out.networkPolicies.push_back(jobNetworkPolicy(job));
-  return out;
 }
 
 }  // namespace svc

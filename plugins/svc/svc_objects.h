@@ -15,7 +15,7 @@ std::string configMapName(const jobhost::Job& job);
 jobhost::ConfigMap hostsConfigMap(const jobhost::Job& job);
 jobhost::Service headlessService(const jobhost::Job& job, const SvcOptions& options);
 jobhost::NetworkPolicy jobNetworkPolicy(const jobhost::Job& job);
-/// The ConfigMap, the Service and (unless disabled) the NetworkPolicy.
-jobhost::Components svcComponents(const jobhost::Job& job, const SvcOptions& options);
+/// Appends the ConfigMap, the Service and (unless disabled) the NetworkPolicy to `out`.
+void appendSvcComponents(const jobhost::Job& job, const SvcOptions& options, jobhost::Components& out);
 
 }  // namespace svc

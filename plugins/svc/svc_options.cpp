@@ -6,6 +6,7 @@ namespace svc {
 
 jobhost::Status parseSvcOptions(const jobhost::PluginArgs& args, SvcOptions& out) {
   out = SvcOptions{};
+  if (args.empty()) return jobhost::Status::ok();  // nothing to parse: the defaults
   jobhost::FlagSet flags("plugin svc");
   flags.addBool("publish-not-ready-addresses", &out.publishNotReadyAddresses);
   flags.addBool("disable-network-policy", &out.disableNetworkPolicy);

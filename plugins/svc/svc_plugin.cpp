@@ -2,7 +2,10 @@
 // headless Service and the NetworkPolicy. Points: Validation, PodNetwork, ComponentBuild, JobHooks.
 #include <jobhost/jobhost.h>
 
+#include <algorithm>
+
 #include "svc_hosts.h"
+#include "svc_job_data.h"
 #include "svc_objects.h"
 #include "svc_options.h"
 #include "svc_pod.h"
@@ -11,26 +14,27 @@ namespace {
 using namespace jobhost;
 
 constexpr const char* kName = "svc";
-constexpr const char* kMarker = "plugin-svc";
+const std::string kMarker = "plugin-svc";
 
-// Outside Validation, use whatever parsed, like Volcano: admission already reported a bad flag.
-svc::SvcOptions effectiveOptions(const PluginArgs& args) {
-  svc::SvcOptions options;
-  static_cast<void>(svc::parseSvcOptions(args, options));
-  return options;
-}
-
-Components single(const ConfigMap& cm) {
-  Components c;
-  c.configMaps.push_back(cm);
-  return c;
+bool marked(JobContext& ctx) {
+  const auto& marks = ctx.controlledResources();
+  auto it = marks.find(kMarker);
+  return it != marks.end() && it->second == kName;
 }
 
 // Volcano's CreateOrUpdateConfigMap: create when missing, update only when the data differs.
-Status createOrUpdate(ResourceClient& client, const ConfigMap& cm) {
-  const auto existing = client.getConfigMap(cm.metadata.name);
-  if (existing && existing->data == cm.data) return Status::ok();
-  return client.apply(single(cm));
+Status createOrUpdate(ResourceClient& client, const svc::SvcJobData& data) {
+  if (client.hasConfigMapData(data.configMap().metadata.name, data.configMap().data)) return Status::ok();
+  return client.apply(data.hostsConfigMap);
+}
+
+// Creates the object `make()` builds (into a Components) unless one of that kind and name exists.
+template <class Make>
+Status createIfAbsent(ResourceClient& client, ObjectKind kind, const std::string& name, Make&& make) {
+  if (client.exists(kind, name)) return Status::ok();
+  Components object;
+  make(object);
+  return client.apply(object);
 }
 
 class SvcPlugin final : public ValidationPlugin,
@@ -56,64 +60,55 @@ class SvcPlugin final : public ValidationPlugin,
       if (task == nullptr) continue;
       set.subdomain = svc::subdomainOf(info.job, *task);
       set.endpoints.clear();
+      set.endpoints.reserve(static_cast<size_t>(std::max(set.count, 0)));
       for (int32_t i = 0; i < set.count; ++i) set.endpoints.push_back(svc::podHost(info.job, *task, i));
     }
     return Status::ok();
   }
 
   Status build(const RuntimeInfo& info, const PluginArgs& args, Components& out) override {
-    const Components made = svc::svcComponents(info.job, effectiveOptions(args));
-    out.configMaps.insert(out.configMaps.end(), made.configMaps.begin(), made.configMaps.end());
-    out.services.insert(out.services.end(), made.services.begin(), made.services.end());
-    out.networkPolicies.insert(out.networkPolicies.end(), made.networkPolicies.begin(),
-                               made.networkPolicies.end());
+    svc::SvcOptions options;
+    static_cast<void>(svc::parseSvcOptions(args, options));  // a bad flag was reported at admission
+    svc::appendSvcComponents(info.job, options, out);
     return Status::ok();
   }
 
+  // Volcano builds the objects from the job as it is now (GenerateHosts(job)): ComponentBuild's
+  // output was made when the pipeline ran and misses a later scaling of the job.
   Status onJobAdd(JobContext& ctx) override {
-    auto& marks = ctx.controlledResources();
-    if (auto it = marks.find(kMarker); it != marks.end() && it->second == kName) return Status::ok();
-    // Volcano builds them from the job as it is now (GenerateHosts(job)): ComponentBuild's output
-    // was made when the pipeline ran and misses a later scaling of the job.
-    const Components objects = svc::svcComponents(ctx.job(), effectiveOptions(ctx.args()));
+    if (marked(ctx)) return Status::ok();
+    const auto data = svc::svcJobData(ctx);
     ResourceClient& client = ctx.resources();
-    for (const auto& cm : objects.configMaps)
-      if (Status st = createOrUpdate(client, cm); !st) return st;
-    for (const auto& service : objects.services) {
-      if (client.exists(ObjectKind::Service, service.metadata.name)) continue;
-      Components c;
-      c.services.push_back(service);
-      if (Status st = client.apply(c); !st) return st;
-    }
-    for (const auto& policy : objects.networkPolicies) {
-      if (client.exists(ObjectKind::NetworkPolicy, policy.metadata.name)) continue;
-      Components c;
-      c.networkPolicies.push_back(policy);
-      if (Status st = client.apply(c); !st) return st;
-    }
-    marks[kMarker] = kName;
+    const Job& job = ctx.job();
+    if (Status st = createOrUpdate(client, *data); !st) return st;
+    if (Status st = createIfAbsent(client, ObjectKind::Service, job.metadata.name,
+                                   [&](Components& c) { c.services.push_back(svc::headlessService(job, data->options)); });
+        !st)
+      return st;
+    if (!data->options.disableNetworkPolicy)
+      if (Status st = createIfAbsent(client, ObjectKind::NetworkPolicy, job.metadata.name,
+                                     [&](Components& c) { c.networkPolicies.push_back(svc::jobNetworkPolicy(job)); });
+          !st)
+        return st;
+    ctx.controlledResources()[kMarker] = kName;
     return Status::ok();
   }
 
   Status onPodCreate(JobContext& ctx, Pod& pod) override {
-    svc::decorateSvcPod(ctx, effectiveOptions(ctx.args()), pod);
+    svc::decorateSvcPod(ctx, *svc::svcJobData(ctx), pod);
     return Status::ok();
   }
 
-  Status onJobUpdate(JobContext& ctx) override {
-    return createOrUpdate(ctx.resources(), svc::hostsConfigMap(ctx.job()));
-  }
+  Status onJobUpdate(JobContext& ctx) override { return createOrUpdate(ctx.resources(), *svc::svcJobData(ctx)); }
 
   Status onJobDelete(JobContext& ctx) override {
-    auto& marks = ctx.controlledResources();
-    if (auto it = marks.find(kMarker); it == marks.end() || it->second != kName) return Status::ok();
-    const Job& job = ctx.job();
+    if (!marked(ctx)) return Status::ok();
+    const auto data = svc::svcJobData(ctx);
     ResourceClient& client = ctx.resources();
-    if (Status st = client.remove(ObjectKind::ConfigMap, svc::configMapName(job)); !st) return st;
-    if (Status st = client.remove(ObjectKind::Service, job.metadata.name); !st) return st;
-    marks.erase(kMarker);
-    if (!effectiveOptions(ctx.args()).disableNetworkPolicy)
-      return client.remove(ObjectKind::NetworkPolicy, job.metadata.name);
+    if (Status st = client.remove(ObjectKind::ConfigMap, data->configMap().metadata.name); !st) return st;
+    if (Status st = client.remove(ObjectKind::Service, ctx.job().metadata.name); !st) return st;
+    ctx.controlledResources().erase(kMarker);
+    if (!data->options.disableNetworkPolicy) return client.remove(ObjectKind::NetworkPolicy, ctx.job().metadata.name);
     return Status::ok();
   }
 };

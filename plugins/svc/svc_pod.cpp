@@ -5,61 +5,41 @@
 #include <algorithm>
 #include <vector>
 
-#include "svc_hosts.h"
-#include "svc_objects.h"
+#include "svc_job_data.h"
 
 namespace svc {
 namespace {
 
-std::vector<jobhost::EnvVar> hostsEnv(const jobhost::Job& job) {
-  std::vector<jobhost::EnvVar> env;
-  for (const auto& task : job.spec.tasks)
-    for (const char* suffix : {"_HOSTS", "_NUM"}) {
-      jobhost::EnvVar var;
-      var.name = "VC_" + envKey(task.name) + suffix;
-      var.valueFrom = jobhost::EnvVarSource{};
-      var.valueFrom->configMapKeyRef = jobhost::KeySelector{configMapName(job), var.name, std::nullopt};
-      env.push_back(std::move(var));
-    }
-  return env;
-}
-
 // Volcano appends the hosts env, so it ends each container's env in task order even when the
 // template (or an earlier call) already set one of the names; upserting alone would leave it there.
 void moveToEnd(std::vector<jobhost::EnvVar>& env, const std::vector<jobhost::EnvVar>& order) {
-  for (const auto& var : order) {
-    auto it = std::find_if(env.begin(), env.end(), [&](const auto& e) { return e.name == var.name; });
-    if (it != env.end()) std::rotate(it, it + 1, env.end());
-  }
+  auto first = [&](const std::string& name) {
+    return std::find_if(env.begin(), env.end(), [&](const auto& e) { return e.name == name; });
+  };
+  bool inPlace = env.size() >= order.size();  // just appended: each is already where it belongs
+  for (size_t i = 0; inPlace && i < order.size(); ++i)
+    inPlace = first(order[i].name) == env.end() - static_cast<long>(order.size() - i);
+  if (inPlace) return;
+  for (const auto& var : order)
+    if (auto it = first(var.name); it != env.end()) std::rotate(it, it + 1, env.end());
 }
 
 }  // namespace
 
-void decorateSvcPod(jobhost::JobContext& ctx, const SvcOptions& options, jobhost::Pod& pod) {
-  const jobhost::Job& job = ctx.job();
+void decorateSvcPod(jobhost::JobContext& ctx, const SvcJobData& data, jobhost::Pod& pod) {
   if (pod.spec.hostname.empty()) pod.spec.hostname = pod.metadata.name;
-  if (pod.spec.subdomain.empty()) pod.spec.subdomain = job.metadata.name;
+  if (pod.spec.subdomain.empty()) pod.spec.subdomain = ctx.job().metadata.name;
 
-  if (options.injectHostsEnv) {
-    const auto env = hostsEnv(job);
+  if (data.options.injectHostsEnv)
     for (auto* list : {&pod.spec.containers, &pod.spec.initContainers})
       for (auto& c : *list) {
-        for (const auto& var : env) ctx.setEnv(c, var);
-        moveToEnd(c.env, env);
+        for (const auto& var : data.hostsEnv) ctx.setEnv(c, var);
+        moveToEnd(c.env, data.hostsEnv);
       }
-  }
 
-  jobhost::Volume volume;
-  volume.name = configMapName(job);
-  volume.configMap = jobhost::ConfigMapVolumeSource{};
-  volume.configMap->name = configMapName(job);
-  jobhost::upsertVolume(pod.spec.volumes, std::move(volume));
-
-  jobhost::VolumeMount mount;
-  mount.name = configMapName(job);
-  mount.mountPath = kHostsMountPath;
+  jobhost::upsertVolume(pod.spec.volumes, data.volume);
   for (auto* list : {&pod.spec.containers, &pod.spec.initContainers})
-    for (auto& c : *list) jobhost::upsertVolumeMount(c.volumeMounts, mount);
+    for (auto& c : *list) jobhost::upsertVolumeMount(c.volumeMounts, data.mount);
 }
 
 }  // namespace svc

@@ -4,13 +4,14 @@
 
 #include <jobhost/jobhost.h>
 
-#include "svc_options.h"
-
 namespace svc {
+
+struct SvcJobData;
 
 inline constexpr const char* kHostsMountPath = "/etc/volcano";
 
-/// Mutates `pod` of `ctx.job()`; idempotent (env upserted by name, volume by name, mount by path).
-void decorateSvcPod(jobhost::JobContext& ctx, const SvcOptions& options, jobhost::Pod& pod);
+/// Mutates `pod` of `ctx.job()` with the job's svc data; idempotent (env upserted by name, volume
+/// by name, mount by path).
+void decorateSvcPod(jobhost::JobContext& ctx, const SvcJobData& data, jobhost::Pod& pod);
 
 }  // namespace svc

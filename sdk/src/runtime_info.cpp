@@ -9,6 +9,7 @@ namespace jobhost {
 bool upsertEnv(std::vector<EnvVar>& env, EnvVar var) {
   for (auto& e : env)
     if (e.name == var.name) return (e = std::move(var), true);
+  if (env.size() == env.capacity()) env.reserve(2 * env.size() + 4);  // plugins add a few at a time
   env.push_back(std::move(var));
   return false;
 }
@@ -77,6 +78,7 @@ void EnvLedger::setEnv(std::string_view scope, Container& container, EnvVar var)
     found->plugin = actor_;
     found->value = var;
   } else {
+    if (entries_.empty()) entries_.reserve(8);  // a pod's or a task's few variables, without regrowth
     entries_.push_back({std::move(key), actor_, var});
   }
   upsertEnv(container.env, std::move(var));

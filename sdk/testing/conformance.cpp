@@ -25,6 +25,7 @@ class ThrowingContext final : public JobContext {
   const RuntimeInfo& runtimeInfo() const override { fail(); }
   ResourceClient& resources() override { fail(); }
   void setEnv(Container&, EnvVar) override { fail(); }
+  std::shared_ptr<void>* pluginData() override { fail(); }
 
  private:
   [[noreturn]] static void fail() { throw std::runtime_error("conformance: host service unavailable"); }
@@ -107,11 +108,11 @@ class Checker {
         auto pod = pj.makePod(j, t, i);
         if (!pod) return check("OnPodCreate twice is idempotent", false, pod.error());
         Pod again = *pod;
-        auto controlled = j.status.controlledResources;
-        EnvLedger ledger;
-        const std::string scope = "pod";
+        auto controlled = ControlledResources::copyOf(j.status.controlledResources);
+        HookEnv env("pod", pod->metadata.name);
         for (const auto& a : active) {
-          HookContext ctx(j, controlled, a.args, r.builtBy(a.plugin), *r.info, nullptr, ledger, scope);
+          const PluginShare share{&a.plugin->names[0], &a.args, &r.builtBy(a.plugin), nullptr};  // no slot: derived afresh
+          HookContext ctx(j, *r.info, share, controlled, nullptr, env);
           Status st = a.plugin->loaded.instance->jobHooks()->onPodCreate(ctx, again);
           if (!st) return check(a.plugin->names[0] + ": OnPodCreate twice is idempotent", false, st.message());
         }

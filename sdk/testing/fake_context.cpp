@@ -45,6 +45,11 @@ std::optional<Secret> FakeResourceClient::getSecret(const std::string& name) {
   return std::nullopt;
 }
 
+bool FakeResourceClient::hasConfigMapData(const std::string& name, const std::map<std::string, std::string>& data) {
+  auto it = configMaps.find(name);
+  return it != configMaps.end() && it->second.data == data;
+}
+
 bool FakeResourceClient::exists(ObjectKind kind, const std::string& name) {
   switch (kind) {
     case ObjectKind::ConfigMap: return configMaps.count(name) != 0;

@@ -55,6 +55,10 @@ class RecordingBackend final : public ClusterBackend {
   std::optional<Secret> getSecret(const std::string& ns, const std::string& n) override {
     return sim_.getSecret(ns, n);
   }
+  bool hasConfigMapData(const std::string& ns, const std::string& n,
+                        const std::map<std::string, std::string>& data) override {
+    return sim_.hasConfigMapData(ns, n, data);
+  }
   bool objectExists(const std::string& ns, ObjectKind k, const std::string& n) override {
     return sim_.objectExists(ns, k, n);
   }

@@ -38,7 +38,8 @@ TEST(Cli, HelpVersionAndUsageErrors) {
   EXPECT_NE(help.out.find("  render    print every Kubernetes object"), std::string::npos);
   EXPECT_EQ(run({}).rc, kUsage);
   auto version = run({"--version"});
-  EXPECT_EQ(version.out, "jobhost " JOBHOST_SDK_VERSION_STRING " (plugin ABI 1.0, build key " JOBHOST_BUILD_KEY ")\n");
+  const std::string abi = JOBHOST_STR(JOBHOST_ABI_MAJOR) "." JOBHOST_STR(JOBHOST_ABI_MINOR);
+  EXPECT_EQ(version.out, "jobhost " JOBHOST_SDK_VERSION_STRING " (plugin ABI " + abi + ", build key " JOBHOST_BUILD_KEY ")\n");
   auto unknown = run({"launch"});
   EXPECT_EQ(unknown.rc, kUsage);
   EXPECT_NE(unknown.err.find("jobhost: unknown command \"launch\""), std::string::npos);
@@ -66,8 +67,9 @@ TEST(Cli, PluginsReportsARequiredPluginThatFailsToLoad) {
       "plugins": [{"name": "abimajor"}]})");
   auto r = run({"plugins", "--config", config});
   EXPECT_EQ(r.rc, kConfigError);
+  const std::string abi = std::to_string(JOBHOST_ABI_MAJOR + 1) + "." + std::to_string(JOBHOST_ABI_MINOR);
   EXPECT_NE(r.err.find("jobhost: plugin load failed: " JOBHOST_FIXTURE_DIR "/libjobhost_abimajor.so: plugin "
-                       "\"abimajor\" was built for plugin ABI 2.0"),
+                       "\"abimajor\" was built for plugin ABI " + abi),
             std::string::npos)
       << r.err;
 }

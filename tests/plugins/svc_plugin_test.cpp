@@ -1,5 +1,6 @@
 // Tests of the svc plugin's real .so: the `<job>-svc` ConfigMap byte for byte, Service and
-// NetworkPolicy, pod hostname/env/mount, PodNetwork endpoints, hook idempotency and cleanup, flags.
+// NetworkPolicy, pod hostname/env/mount, PodNetwork endpoints, hook idempotency and cleanup, flags,
+// and the per-job data it keeps (never stale after spec, args or cluster changes).
 #include <gtest/gtest.h>
 
 #include <jobhost/testing/testing.h>
@@ -250,6 +251,60 @@ TEST_F(SvcPluginTest, JobUpdateRewritesHostsOnlyWhenTheyChange) {
   EXPECT_EQ(data.at("worker.host"), "demo-worker-0.demo");
   EXPECT_EQ(data.at("VC_WORKER_HOSTS"), "demo-worker-0.demo");
   EXPECT_EQ(data.at("VC_WORKER_NUM"), "1");
+}
+
+// OnJobUpdate compares the cluster's ConfigMap on every call, whatever the plugin keeps for the
+// job: one changed or deleted behind the plugin's back is written again, an intact one is left.
+TEST_F(SvcPluginTest, JobUpdateRepairsAConfigMapChangedOrDeletedBehindThePlugin) {
+  FakeJobContext ctx(job_, info_, client_, {});
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  ASSERT_TRUE(hooks().onJobUpdate(ctx));
+  client_.configMaps.at("demo-svc").data["worker.host"] = "edited";
+  client_.calls.clear();
+  ASSERT_TRUE(hooks().onJobUpdate(ctx));
+  EXPECT_EQ(client_.calls, Strings{"apply ConfigMap demo-svc"});
+  EXPECT_EQ(client_.configMaps.at("demo-svc").data, kHosts);
+  client_.configMaps.erase("demo-svc");
+  ASSERT_TRUE(hooks().onJobUpdate(ctx));
+  ASSERT_TRUE(hooks().onJobUpdate(ctx));
+  EXPECT_EQ(client_.calls, (Strings{"apply ConfigMap demo-svc", "apply ConfigMap demo-svc"}));
+  EXPECT_EQ(client_.configMaps.at("demo-svc").data, kHosts);
+}
+
+// What the plugin keeps for a job in its pluginData slot (FakeJobContext::data keeps it between
+// calls, as the host does) never answers for a spec, args or job it was not derived from.
+TEST_F(SvcPluginTest, KeptJobDataIsRebuiltWhenTheSpecArgsOrJobChange) {
+  FakeJobContext ctx(job_, info_, client_, {});
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  ASSERT_NE(ctx.data, nullptr);
+
+  job_.spec.tasks[1].replicas = 1;
+  job_.spec.tasks[2].template_.spec.hostname = "other-host";
+  job_.spec.tasks[3].name = "spare";
+  ASSERT_TRUE(hooks().onJobUpdate(ctx));
+  const Data& data = client_.configMaps.at("demo-svc").data;
+  EXPECT_EQ(data.at("VC_WORKER_HOSTS"), "demo-worker-0.demo");
+  EXPECT_EQ(data.at("fixed.host"), "other-host.custom");
+  EXPECT_EQ(data.count("VC_IDLE_NUM"), 0u);
+  EXPECT_EQ(data.at("VC_SPARE_NUM"), "0");
+  Pod p = pod(job_, "worker", 0);
+  ASSERT_TRUE(hooks().onPodCreate(ctx, p));
+  EXPECT_EQ(envList(p.spec.containers[0]).back(), "VC_SPARE_NUM<-configMap:demo-svc/VC_SPARE_NUM");
+
+  FakeJobContext other(job_, info_, client_, {"--disable-network-policy", "--inject-hosts-env=false"});
+  other.data = ctx.data;
+  Pod q = pod(job_, "worker", 0);
+  ASSERT_TRUE(hooks().onPodCreate(other, q));
+  EXPECT_TRUE(q.spec.containers[0].env.empty());
+  client_.calls.clear();
+  ASSERT_TRUE(hooks().onJobDelete(other));
+  EXPECT_EQ(client_.calls, (Strings{"remove ConfigMap demo-svc", "remove Service demo"}));
+
+  job_.metadata.uid = "uid-2";  // the job deleted and created again under its name
+  ASSERT_TRUE(hooks().onJobAdd(ctx));
+  for (const auto& owners : {client_.configMaps.at("demo-svc").metadata.ownerReferences,
+                             client_.services.at("demo").metadata.ownerReferences})
+    EXPECT_EQ(owners.at(0).uid, "uid-2");
 }
 
 TEST_F(SvcPluginTest, JobDeleteRemovesWhatJobAddMadeOnce) {

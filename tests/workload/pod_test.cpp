@@ -1,5 +1,5 @@
 // buildPod: name, owner, spec defaults, job volumes, every label and annotation of spec §6.1, the
-// pod set's containers and the pipeline's labels.
+// pod set's containers and the pipeline's labels; indexed copies of podTemplate are the same pods.
 #include "host/workload/pod.h"
 
 #include <gtest/gtest.h>
@@ -174,6 +174,32 @@ TEST(BuildPod, PodSetSuppliesContainersAndPipelineLabelsButVolcanoKeysWin) {
   EXPECT_EQ(pod.metadata.annotations.at("sched-ann"), "1");
   EXPECT_EQ(pod.metadata.annotations.at("note"), "hi");
 }
+
+// makePods copies one template per task and sets each copy's index: every copy is exactly the pod
+// buildPod makes for that index, whatever the template carried (a template task-index label, a
+// partition policy) and however many copies came before it.
+TEST(PodTemplate, EachIndexedCopyIsThePodOfThatIndex) {
+  Job j = trainJob();
+  j.spec.tasks[1].template_.metadata.labels["volcano.sh/task-index"] = "spoofed";
+  j.spec.tasks[1].partitionPolicy = PartitionPolicy{2, 2, std::nullopt, 1};
+  const Pod tpl = podTemplate(j, j.spec.tasks[1]);
+  EXPECT_TRUE(tpl.metadata.name.empty());
+  EXPECT_EQ(tpl.metadata.labels.count("volcano.sh/partition-id"), 0u);
+  Pod reused = tpl;
+  for (int32_t i : {3, 0, 2}) {
+    Pod copy = tpl;
+    setPodIndex(copy, j, j.spec.tasks[1], i);
+    setPodIndex(reused, j, j.spec.tasks[1], i);
+    const Pod want = buildPod(j, j.spec.tasks[1], i);
+    EXPECT_EQ(copy, want) << i;
+    EXPECT_EQ(reused, want) << i;
+    EXPECT_EQ(want.metadata.name, "train-worker-" + std::to_string(i));
+    EXPECT_EQ(want.metadata.labels.at("volcano.sh/task-index"), std::to_string(i));
+    EXPECT_EQ(want.metadata.annotations.at("volcano.sh/task-index"), std::to_string(i));
+    EXPECT_EQ(want.metadata.labels.at("volcano.sh/partition-id"), std::to_string(i / 2));
+  }
+}
+
 
 }  // namespace
 }  // namespace jobhost

@@ -110,6 +110,13 @@ std::optional<Secret> LocalBackend::getSecret(const std::string& ns, const std::
   return it->second;
 }
 
+bool LocalBackend::hasConfigMapData(const std::string& ns, const std::string& name,
+                                    const std::map<std::string, std::string>& data) {
+  std::lock_guard lock(mutex_);
+  auto it = configMaps_.find(objectKey(ns, name));
+  return it != configMaps_.end() && it->second.data == data;
+}
+
 bool LocalBackend::objectExists(const std::string& ns, ObjectKind kind, const std::string& name) {
   std::lock_guard lock(mutex_);
   const std::string key = objectKey(ns, name);

@@ -110,6 +110,8 @@ class SimCluster final : public ClusterBackend, public LaneSource {
   ClusterStatus removeObject(const std::string& ns, ObjectKind kind, const std::string& name) override;
   std::optional<ConfigMap> getConfigMap(const std::string& ns, const std::string& name) override;
   std::optional<Secret> getSecret(const std::string& ns, const std::string& name) override;
+  bool hasConfigMapData(const std::string& ns, const std::string& name,
+                        const std::map<std::string, std::string>& data) override;
   bool objectExists(const std::string& ns, ObjectKind kind, const std::string& name) override;
   void deleteOwnedBy(const std::string& ns, const std::string& ownerUid) override;
   void echoJobChange(const std::string& ns, const std::string& name) override;

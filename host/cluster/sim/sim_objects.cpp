@@ -159,6 +159,15 @@ std::optional<Secret> SimCluster::getSecret(const std::string& ns, const std::st
   return it == o->second.secrets.end() ? std::nullopt : std::optional<Secret>(it->second);
 }
 
+bool SimCluster::hasConfigMapData(const std::string& ns, const std::string& name,
+                                  const std::map<std::string, std::string>& data) {
+  std::shared_lock lock(objectsMutex_);
+  auto o = objects_.find(ns);
+  if (o == objects_.end()) return false;
+  auto it = o->second.configMaps.find(name);
+  return it != o->second.configMaps.end() && it->second.data == data;
+}
+
 bool SimCluster::objectExists(const std::string& ns, ObjectKind kind, const std::string& name) {
   std::shared_lock lock(objectsMutex_);
   auto it = objects_.find(ns);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -100,6 +101,14 @@ class ResourceClient {
   virtual std::optional<ConfigMap> getConfigMap(const std::string& name) = 0;
   virtual std::optional<Secret> getSecret(const std::string& name) = 0;
   virtual bool exists(ObjectKind kind, const std::string& name) = 0;
+  /// Whether ConfigMap `name` exists with exactly `data`, compared where it is stored instead of
+  /// copied out (what Volcano's create-or-update asks before it writes). Reads like getConfigMap:
+  /// an object that cannot be read is absent (false). Added in ABI 1.1; this default, for clients
+  /// that do not override it, compares a getConfigMap copy.
+  virtual bool hasConfigMapData(const std::string& name, const std::map<std::string, std::string>& data) {
+    const std::optional<ConfigMap> existing = getConfigMap(name);
+    return existing && existing->data == data;
+  }
 
  protected:
   ~ResourceClient() = default;
@@ -121,6 +130,16 @@ class JobContext {
   /// Upserts an env var into a container of the pod being created, reporting a conflict when
   /// another plugin set the same variable to a different value. Use in onPodCreate.
   virtual void setEnv(Container& container, EnvVar var) = 0;
+  /// This plugin's slot for what it derives from the job (parsed args, objects it builds), kept by
+  /// the host across the job's hook calls (onJobAdd, onPodCreate, onJobUpdate, onJobDelete) and
+  /// released when the job's spec changes or the job is deleted. Use it through jobCache()
+  /// (job_cache.h), which rebuilds an entry that no longer matches ctx.job() and ctx.args().
+  /// Ownership: the object in the slot is the plugin's (made and deleted by plugin code); the host
+  /// releases it on any thread after the job's last hook call. Threading: one slot per job and
+  /// plugin; the hook calls of one job never overlap, so it needs no lock. Returns nullptr when the
+  /// context keeps nothing between calls (this default, e.g. a test's own JobContext). Never throws
+  /// in the host. Added in ABI 1.1.
+  virtual std::shared_ptr<void>* pluginData() { return nullptr; }
 
  protected:
   ~JobContext() = default;

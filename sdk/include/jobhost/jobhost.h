@@ -5,6 +5,7 @@
 #include "jobhost/descriptor.h"
 #include "jobhost/extension_points.h"
 #include "jobhost/flags.h"
+#include "jobhost/job_cache.h"
 #include "jobhost/job.h"
 #include "jobhost/meta.h"
 #include "jobhost/objects.h"

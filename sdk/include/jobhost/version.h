@@ -7,15 +7,17 @@
 // (jobhostConfigVersion.cmake), jobhost-sdk.pc and libjobhost_sdk.so's version follow them.
 #define JOBHOST_SDK_VERSION_MAJOR 0
 #define JOBHOST_SDK_VERSION_MINOR 1
-#define JOBHOST_SDK_VERSION_PATCH 0
+#define JOBHOST_SDK_VERSION_PATCH 1
 
 // Plugin ABI version (also exported by the CMake package as JOBHOST_ABI_MAJOR/MINOR). Rules (docs/sdk.md, "ABI rules"):
 //  - MAJOR bumps on any change to the layout or meaning of a type that crosses the boundary
 //    (value types, interface vtables, the descriptor). A plugin loads only when MAJOR matches.
 //  - MINOR bumps when something is only added in a compatible way (a new extension point queried
-//    through PluginInstance, a new helper). A plugin loads when its MINOR <= the host's.
+//    through PluginInstance, a new helper, a virtual appended with a default body to a host service
+//    interface, JobContext or ResourceClient). A plugin loads when its MINOR <= the host's.
+//    1.1: JobContext::pluginData, ResourceClient::hasConfigMapData.
 #define JOBHOST_ABI_MAJOR 1
-#define JOBHOST_ABI_MINOR 0
+#define JOBHOST_ABI_MINOR 1
 
 #define JOBHOST_STR_INNER(x) #x
 #define JOBHOST_STR(x) JOBHOST_STR_INNER(x)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@ class JOBHOST_TESTING_API FakeResourceClient final : public ResourceClient {
   std::optional<ConfigMap> getConfigMap(const std::string& name) override;
   std::optional<Secret> getSecret(const std::string& name) override;
   bool exists(ObjectKind kind, const std::string& name) override;
+  bool hasConfigMapData(const std::string& name, const std::map<std::string, std::string>& data) override;
 
   std::vector<std::string> calls;
   std::map<std::string, ConfigMap> configMaps;
@@ -46,8 +48,10 @@ class JOBHOST_TESTING_API FakeJobContext final : public JobContext {
   const RuntimeInfo& runtimeInfo() const override { return info_; }
   ResourceClient& resources() override { return client_; }
   void setEnv(Container& container, EnvVar var) override { ledger.setEnv("pod", container, std::move(var)); }
+  std::shared_ptr<void>* pluginData() override { return &data; }
 
   EnvLedger ledger;
+  std::shared_ptr<void> data;  // the plugin's per-job slot, kept between calls made with this context
 
  private:
   Job& job_;
