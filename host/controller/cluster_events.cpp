@@ -259,12 +259,15 @@ std::optional<Request> Controller::podDeleted(const PodState& pod) {
 
 std::optional<Request> Controller::podGroupUpdated(const ClusterEvent& ev) {
   const PodGroup& pg = *ev.podGroup;
-  if (pg.status.phase == ev.oldPodGroupPhase) return std::nullopt;
   Request req;
   req.namespace_ = pg.metadata.namespace_;
   req.jobName = pg.metadata.name;
   for (const auto& ref : pg.metadata.ownerReferences)
     if (ref.kind == "Job") req.jobName = ref.name;
+  if (auto entry = cache_.lockExisting(jobKeyOf(req.namespace_, req.jobName));
+      entry && entry->podGroup.known && entry->podGroup.name == pg.metadata.name)
+    entry->podGroup.phase = pg.status.phase;  // the lister's copy
+  if (pg.status.phase == ev.oldPodGroupPhase) return std::nullopt;
   if (pg.status.phase == "Unknown") req.event = std::string(events::JobUnknown);
   return req;
 }

@@ -16,6 +16,7 @@ bool readyForDependents(const PodRecord& r) {
 }  // namespace
 
 void JobEntry::setJob(Job newJob) {
+  if (!job || job->metadata.uid != newJob.metadata.uid) podGroup = {};  // another job of the same name
   job = std::move(newJob);
   ++specGeneration_;
   rebuild();
@@ -23,6 +24,7 @@ void JobEntry::setJob(Job newJob) {
 
 void JobEntry::clearJob() {
   job.reset();
+  podGroup = {};
   ++specGeneration_;
   rebuild();
 }

@@ -116,7 +116,13 @@ class JobEntry {
     }
     return uidPodGroupName_;
   }
-  std::optional<std::string> podGroupPhase;  // as createOrUpdatePodGroup read it (nullopt: none)
+  /// The job's PodGroup as this controller last saw it — created it, or a PodGroupUpdated event —
+  /// read by syncs the way Volcano reads its PodGroup lister. Not `known`: ask the backend.
+  struct PodGroupView {
+    bool known = false;
+    std::string name;
+    std::optional<std::string> phase;  // nullopt: there is none
+  } podGroup;
   TimerHandle ttlTimer;
   uint64_t pvcNameSeq = 0;
 

@@ -135,9 +135,11 @@ Status JobActions::killPods(JobEntry& entry, RetainPhases retain, const KillTarg
 Status JobActions::deletePodGroup(JobEntry& entry) {
   const Job& job = *entry.job;
   const std::string& ns = job.metadata.namespace_;
-  std::string name = entry.uidPodGroupName();
-  if (!backend_.podGroupPhase(ns, name) && backend_.podGroupPhase(ns, job.metadata.name)) name = job.metadata.name;
+  std::string name = entry.podGroup.known ? entry.podGroup.name : entry.uidPodGroupName();
+  if (!entry.podGroup.known && !backend_.podGroupPhase(ns, name) && backend_.podGroupPhase(ns, job.metadata.name))
+    name = job.metadata.name;
   entry.podGroupWrittenGeneration = -1;
+  entry.podGroup.known = false;
   ClusterStatus st = backend_.deletePodGroup(ns, name);
   if (st.ok() || st.code == ClusterErrc::NotFound) return Status::ok();
   return Status::error(st.message);

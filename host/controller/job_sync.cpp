@@ -122,26 +122,31 @@ Status JobActions::createJobIO(JobEntry& entry) {
 Status JobActions::createOrUpdatePodGroup(JobEntry& entry) {
   Job& job = *entry.job;
   const std::string& ns = job.metadata.namespace_;
-  const std::string* name = &entry.uidPodGroupName();
-  auto phase = backend_.podGroupPhase(ns, *name);
-  if (!phase && backend_.podGroupPhase(ns, job.metadata.name)) {
-    name = &job.metadata.name;
-    phase = backend_.podGroupPhase(ns, *name);
+  auto& view = entry.podGroup;
+  if (!view.known) {
+    view.name = entry.uidPodGroupName();
+    view.phase = backend_.podGroupPhase(ns, view.name);
+    if (!view.phase && backend_.podGroupPhase(ns, job.metadata.name)) {
+      view.name = job.metadata.name;
+      view.phase = backend_.podGroupPhase(ns, view.name);
+    }
+    view.known = view.phase.has_value();
   }
-  entry.podGroupPhase = phase;
-  if (!phase) {
+  const std::string& name = view.name;
+  if (!view.phase) {
     Expected<PodGroup> pg = plugins_.makePodGroup(job);
     if (!pg) return pg.status();
-    pg->metadata.name = *name;
+    pg->metadata.name = name;
     pg->metadata.namespace_ = ns;
     ClusterStatus st = backend_.createPodGroup(*pg);
     if (!st.ok() && st.code != ClusterErrc::AlreadyExists) return Status::error(st.message);
-    entry.podGroupPhase = backend_.podGroupPhase(ns, *name);
+    view.phase = backend_.podGroupPhase(ns, name);
+    view.known = view.phase.has_value();
     entry.podGroupWrittenGeneration = static_cast<int64_t>(entry.specGeneration());
     return Status::ok();
   }
   if (entry.podGroupWrittenGeneration == static_cast<int64_t>(entry.specGeneration())) return Status::ok();
-  auto existing = backend_.getPodGroup(ns, *name);
+  auto existing = backend_.getPodGroup(ns, name);
   Expected<PodGroup> desired = plugins_.makePodGroup(job);
   if (!desired) return desired.status();
   if (!existing) return Status::ok();
@@ -189,7 +194,7 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
 
   // The PodGroup as createOrUpdatePodGroup just read it (Volcano fetches it from the lister).
   const std::string& ns = job.metadata.namespace_;
-  const auto& pgPhase = entry.podGroupPhase;
+  const auto& pgPhase = entry.podGroup.phase;
   bool syncTask = pgPhase && !pgPhase->empty() && *pgPhase != "Pending";
   if (!syncTask) {
     JobPhase before = job.status.state.phase;

@@ -187,6 +187,7 @@ std::string quarantineReason(const RegisteredPlugin& plugin) {
 bool isQuarantined(const RegisteredPlugin& plugin) { return !quarantineReason(plugin).empty(); }
 
 std::optional<Status> refuseQuarantined(const RegisteredPlugin& plugin, const char* where) {
+  if (!anyQuarantined()) return std::nullopt;
   const std::string why = quarantineReason(plugin);
   if (why.empty()) return std::nullopt;
   if (std::string_view(where) != "OnJobDelete") return Status::error(why);

@@ -388,6 +388,33 @@ TEST_F(PodEvents, PodGroupPhaseChangeIsEmptyEventOrUnknownForTheOwnerJob) {
   EXPECT_EQ(unknown[0].action, "AbortJob");
 }
 
+// syncJob reads the PodGroup as Volcano reads its lister: from the PodGroup events the controller
+// has seen (and its own create), not from the cluster. A gang the cluster cannot place stays
+// Pending there, yet an event saying Inqueue makes the next sync create the pods.
+using PodGroupLister = ControllerTest;
+TEST_F(PodGroupLister, SyncReadsThePodGroupPhaseOfItsLastEvent) {
+  cluster.nodes = 1;
+  cluster.cpu = Quantity::fromMilli(100);
+  start();
+  Job job = makeJob("job", {{"worker", 1}});
+  job.spec.tasks[0].template_.spec.containers[0].resources.requests["cpu"] = Quantity::fromMilli(500);
+  submit(job);
+  runTo(1000);
+  const std::string pgName = "job-" + controller->getJob(ns, "job")->metadata.uid;
+  ASSERT_EQ(sim->podGroupPhase(ns, pgName), std::optional<std::string>("Pending"));
+  EXPECT_FALSE(sim->getPod(ns, "job-worker-0"));
+  PodGroup pg = *sim->getPodGroup(ns, pgName);
+  pg.status.phase = "Inqueue";
+  ClusterEvent ev;
+  ev.type = ClusterEvent::Type::PodGroupUpdated;
+  ev.podGroup = std::make_shared<PodGroup>(pg);
+  ev.oldPodGroupPhase = "Pending";
+  controller->listener().onClusterEvents(std::span(&ev, 1));
+  settle();
+  EXPECT_EQ(sim->podGroupPhase(ns, pgName), std::optional<std::string>("Pending"));
+  EXPECT_TRUE(sim->getPod(ns, "job-worker-0"));
+}
+
 // A PodGroup request carries no job version (0): once a full kill bumped Version, rule 4 (stale
 // version) turns every later `Unknown` into SyncJob before the policies are consulted.
 TEST_F(PodEvents, UnknownAfterAFullKillIsStaleAndOnlySyncs) {
