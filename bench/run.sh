@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${BUILD_DIR:-build-bench}"
-benches=(render_bench pipeline_bench controller_bench local_bench)
+benches=(render_bench pipeline_bench controller_bench controller_memory_bench local_bench)
 cmake -S . -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=Release -DJOBHOST_BUILD_TESTS=OFF -DJOBHOST_BUILD_BENCH=ON >/dev/null
 ninja -C "$out" -j"$(nproc)" "${benches[@]}"
 report() {  # report <results dir> <build dir>: BENCHMARKS.md on stdout
@@ -98,7 +98,7 @@ for n in (10, 100, 1000, 10000):
           rf"BM_OneJobCostPerPod/{n}(/.*)?", perpod, "us", "-", lambda v: True)
 ratio("controller: cost per pod at 10,000 / at 10", B("controller_bench"),
       value(r"BM_OneJobCostPerPod/10000(/.*)?", perpod), p10, "<= 2", lambda r: r <= 2)
-check("controller: memory per cached pod", B("controller_bench"),
+check("controller: memory per cached pod", B("controller_memory_bench"),
       r"BM_ControllerMemoryPerCachedPod.*", lambda b: b["bytes/pod"], "bytes", "<= 2,048", lambda v: v <= 2048)
 direct = value(r"BM_DirectSpawn64(/.*)?", ms)
 for label, name in [("default isolation (auto: native here)", "BM_LocalJob64"), ("isolation none", "BM_LocalJob64None"),
