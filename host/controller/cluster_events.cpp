@@ -97,18 +97,30 @@ bool sameIdentity(const PodRecord& cached, const PodState& state, const PodFacts
          (!facts.partition || cached.partition == *facts.partition);
 }
 
-Request podRequest(const PodState& state, const PodFacts& facts, std::string_view event) {
-  Request req;
-  req.namespace_ = state.namespace_();
-  req.jobName = *facts.jobName;
+/// Sets every field of `req` (reusing its strings' storage).
+void setRequest(Request& req, std::string_view ns, std::string_view job, std::string_view event) {
+  req.namespace_ = ns;
+  req.jobName = job;
+  req.jobUid.clear();
+  req.taskName.clear();
+  req.podName.clear();
+  req.podUid.clear();
+  req.partitionId.clear();
+  req.event = event;
+  req.action.clear();
+  req.exitCode = 0;
+  req.jobVersion = 0;
+}
+
+bool podRequest(const PodState& state, const PodFacts& facts, std::string_view event, Request& req) {
+  setRequest(req, state.namespace_(), *facts.jobName, event);
   req.jobUid = *facts.jobUid;
   req.taskName = *facts.task;
   req.podName = state.name();
   req.podUid = state.uid();
   if (facts.partition) req.partitionId = *facts.partition;
-  req.event = event;
   req.jobVersion = facts.version;
-  return req;
+  return true;
 }
 
 /// FNV-1 of "ns/name" (the job's worker and cache shard) of the job a cluster event is about;
@@ -160,41 +172,37 @@ void Controller::useLanes(LaneSource& source) {
 }
 
 void Controller::applyEvents(size_t worker, const std::vector<ClusterEvent>& events) {
-  std::vector<Request> requests;
-  requests.reserve(events.size());
+  Request& req = eventRequests_[worker];  // reused: its strings keep their storage
   for (const ClusterEvent& ev : events) {
-    std::optional<Request> req;
+    bool made = false;
     switch (ev.type) {
-      case ClusterEvent::Type::PodAdded: req = podAdded(ev.pod); break;
-      case ClusterEvent::Type::PodUpdated: req = podUpdated(ev); break;
-      case ClusterEvent::Type::PodDeleted: req = podDeleted(ev.pod); break;
-      case ClusterEvent::Type::PodGroupUpdated: req = podGroupUpdated(ev); break;
+      case ClusterEvent::Type::PodAdded: made = podAdded(ev.pod, req); break;
+      case ClusterEvent::Type::PodUpdated: made = podUpdated(ev, req); break;
+      case ClusterEvent::Type::PodDeleted: made = podDeleted(ev.pod, req); break;
+      case ClusterEvent::Type::PodGroupUpdated: made = podGroupUpdated(ev, req); break;
       case ClusterEvent::Type::JobChanged:
-        req.emplace();
-        req->namespace_ = ev.namespace_;
-        req->jobName = ev.jobName;
-        req->event = std::string(events::OutOfSync);
+        setRequest(req, ev.namespace_, ev.jobName, events::OutOfSync);
+        made = true;
         break;
     }
-    if (req) requests.push_back(std::move(*req));
+    if (made) pool_.add(worker, req);
   }
-  pool_.addAll(worker, std::move(requests));
 }
 
-std::optional<Request> Controller::podAdded(const PodState& pod) {
+bool Controller::podAdded(const PodState& pod, Request& req) {
   auto facts = factsOf(*pod.object);
-  if (!facts) return std::nullopt;
-  if (pod.deletionTimestamp) return podDeleted(pod);
+  if (!facts) return false;
+  if (pod.deletionTimestamp) return podDeleted(pod, req);
   cache_.lockOrCreate(jobKeyOf(pod.namespace_(), *facts->jobName))->addPod(pod.name(), recordOf(pod, *facts));
-  return podRequest(pod, *facts, facts->outOfSync ? events::OutOfSync : events::PodPending);
+  return podRequest(pod, *facts, facts->outOfSync ? events::OutOfSync : events::PodPending, req);
 }
 
-std::optional<Request> Controller::podUpdated(const ClusterEvent& ev) {
+bool Controller::podUpdated(const ClusterEvent& ev, Request& req) {
   const PodState& pod = ev.pod;
-  if (pod.resourceVersion == ev.oldResourceVersion) return std::nullopt;
+  if (pod.resourceVersion == ev.oldResourceVersion) return false;
   auto facts = factsOf(*pod.object);
-  if (!facts) return std::nullopt;
-  if (pod.deletionTimestamp) return podDeleted(pod);
+  if (!facts) return false;
+  if (pod.deletionTimestamp) return podDeleted(pod, req);
   auto entry = cache_.lockExisting(jobKeyOf(pod.namespace_(), *facts->jobName));
   const PodRecord* record = nullptr;
   if (entry) {
@@ -238,14 +246,14 @@ std::optional<Request> Controller::podUpdated(const ClusterEvent& ev) {
       break;
   }
   if (facts->outOfSync) event = events::OutOfSync;
-  Request req = podRequest(pod, *facts, event);
+  podRequest(pod, *facts, event, req);
   req.exitCode = exitCode;
-  return req;
+  return true;
 }
 
-std::optional<Request> Controller::podDeleted(const PodState& pod) {
+bool Controller::podDeleted(const PodState& pod, Request& req) {
   auto facts = factsOf(*pod.object);
-  if (!facts) return std::nullopt;
+  if (!facts) return false;
   std::string key = jobKeyOf(pod.namespace_(), *facts->jobName);
   bool cached = false, jobless = false;
   if (auto entry = cache_.lockExisting(key)) {
@@ -254,22 +262,20 @@ std::optional<Request> Controller::podDeleted(const PodState& pod) {
   }
   if (jobless) cache_.eraseIfEmpty(key);
   bool outOfSync = facts->outOfSync || !cached;
-  return podRequest(pod, *facts, outOfSync ? events::OutOfSync : events::PodEvicted);
+  return podRequest(pod, *facts, outOfSync ? events::OutOfSync : events::PodEvicted, req);
 }
 
-std::optional<Request> Controller::podGroupUpdated(const ClusterEvent& ev) {
+bool Controller::podGroupUpdated(const ClusterEvent& ev, Request& req) {
   const PodGroup& pg = *ev.podGroup;
-  Request req;
-  req.namespace_ = pg.metadata.namespace_;
-  req.jobName = pg.metadata.name;
+  const std::string* job = &pg.metadata.name;
   for (const auto& ref : pg.metadata.ownerReferences)
-    if (ref.kind == "Job") req.jobName = ref.name;
-  if (auto entry = cache_.lockExisting(jobKeyOf(req.namespace_, req.jobName));
+    if (ref.kind == "Job") job = &ref.name;
+  if (auto entry = cache_.lockExisting(jobKeyOf(pg.metadata.namespace_, *job));
       entry && entry->podGroup.known && entry->podGroup.name == pg.metadata.name)
     entry->podGroup.phase = pg.status.phase;  // the lister's copy
-  if (pg.status.phase == ev.oldPodGroupPhase) return std::nullopt;
-  if (pg.status.phase == "Unknown") req.event = std::string(events::JobUnknown);
-  return req;
+  if (pg.status.phase == ev.oldPodGroupPhase) return false;
+  setRequest(req, pg.metadata.namespace_, *job, pg.status.phase == "Unknown" ? events::JobUnknown : "");
+  return true;
 }
 
 }  // namespace jobhost

@@ -118,11 +118,11 @@ class Controller final : private ClusterListener {
   void onClusterEvents(std::span<ClusterEvent> events) override;
   /// On the worker that owns the events' jobs: applies them to the cache and queues the requests.
   void applyEvents(size_t worker, const std::vector<ClusterEvent>& events);
-  // Each applies one event to the cache and returns the request to queue.
-  std::optional<Request> podAdded(const PodState& pod);
-  std::optional<Request> podUpdated(const ClusterEvent& event);
-  std::optional<Request> podDeleted(const PodState& pod);
-  std::optional<Request> podGroupUpdated(const ClusterEvent& event);
+  // Each applies one event to the cache and sets `req` to the request to queue (false: none).
+  bool podAdded(const PodState& pod, Request& req);
+  bool podUpdated(const ClusterEvent& event, Request& req);
+  bool podDeleted(const PodState& pod, Request& req);
+  bool podGroupUpdated(const ClusterEvent& event, Request& req);
 
   void process(size_t worker, const Request& req);
   /// Finishes the request of `worker` whose plugin call was abandoned, as if that call failed.
@@ -148,7 +148,8 @@ class Controller final : private ClusterListener {
   DelayedActions delayed_;
   JobActions actions_;
   WorkerPool pool_;
-  std::vector<InFlight> inflight_;  // by worker
+  std::vector<InFlight> inflight_;       // by worker
+  std::vector<Request> eventRequests_;   // by worker: applyEvents' scratch request
   std::shared_ptr<Lifeline> lifeline_ = std::make_shared<Lifeline>();
   std::atomic<uint64_t> uidSeq_{0};
 };

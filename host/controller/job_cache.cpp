@@ -18,12 +18,14 @@ bool readyForDependents(const PodRecord& r) {
 void JobEntry::setJob(Job newJob) {
   if (!job || job->metadata.uid != newJob.metadata.uid) podGroup = {};  // another job of the same name
   job = std::move(newJob);
+  committedControlled = job->status.controlledResources;
   ++specGeneration_;
   rebuild();
 }
 
 void JobEntry::clearJob() {
   job.reset();
+  committedControlled.clear();
   podGroup = {};
   ++specGeneration_;
   rebuild();

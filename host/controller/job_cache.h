@@ -108,6 +108,9 @@ class JobEntry {
 
   // Controller bookkeeping for this job (guarded like `job`).
   int64_t podGroupWrittenGeneration = -1;  // spec generation the PodGroup was last written for
+  /// controlledResources as last written with the status: hook edits without a status write go back
+  /// to it (Volcano's hooks edit a copy of the job).
+  std::map<std::string, std::string> committedControlled;
   /// "<job>-<uid>", the PodGroup's name unless a legacy one named like the job exists.
   const std::string& uidPodGroupName() {
     if (uidPodGroupNameOf_ != job->metadata.uid) {

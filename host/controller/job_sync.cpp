@@ -26,6 +26,45 @@ std::string pvcSuffix(const std::string& seed, uint64_t seq) {
   return out;
 }
 
+/// The new status of a sync, one per thread: its task counters' map nodes are reused from sync to
+/// sync (only a status write swaps it with the job's).
+JobStatus& scratchStatus() {
+  thread_local JobStatus status;
+  return status;
+}
+
+/// Sets `out` to Volcano's TaskStatusCount of these per-task counters: only the tasks and phases
+/// that have pods, tasks of one name summed. Nodes already in `out` are reused.
+void setTaskStatusCount(std::map<std::string, TaskState>& out, const JobSpec& spec, const std::vector<PhaseCounts>& perTask) {
+  std::vector<std::pair<const std::string*, PhaseCounts>> byName;
+  for (size_t i = 0; i < spec.tasks.size(); ++i) {
+    auto it = std::find_if(byName.begin(), byName.end(), [&](const auto& e) { return *e.first == spec.tasks[i].name; });
+    if (it == byName.end()) it = byName.insert(byName.end(), {&spec.tasks[i].name, PhaseCounts{}});
+    for (size_t p = 0; p < kPodPhaseCount; ++p) it->second[p] += perTask[i][p];
+  }
+  auto empty = [](const PhaseCounts& c) { return std::all_of(c.begin(), c.end(), [](int32_t n) { return n == 0; }); };
+  for (auto it = out.begin(); it != out.end();) {
+    auto c = std::find_if(byName.begin(), byName.end(), [&](const auto& e) { return *e.first == it->first; });
+    it = c == byName.end() || empty(c->second) ? out.erase(it) : std::next(it);
+  }
+  for (const auto& [name, counts] : byName) {
+    if (empty(counts)) continue;
+    auto& phases = out[*name].phase;
+    for (size_t p = 0; p < kPodPhaseCount; ++p) {
+      if (counts[p] != 0)
+        phases[static_cast<PodPhase>(p)] = counts[p];
+      else
+        phases.erase(static_cast<PodPhase>(p));
+    }
+  }
+}
+
+/// Puts back what hooks changed in controlledResources since the last status write.
+void restoreControlled(JobEntry& entry) {
+  auto& controlled = entry.job->status.controlledResources;
+  if (controlled != entry.committedControlled) controlled = entry.committedControlled;
+}
+
 bool counterFieldsEqual(const JobStatus& a, const JobStatus& b) {
   return a.state == b.state && a.minAvailable == b.minAvailable && a.taskStatusCount == b.taskStatusCount &&
          a.pending == b.pending && a.running == b.running && a.succeeded == b.succeeded && a.failed == b.failed &&
@@ -53,6 +92,7 @@ void appendJobCondition(JobStatus& status, JobPhase phase, TimeMs at) {
 
 void JobActions::commit(JobEntry& entry, JobPhase previous) {
   plugins_.updateStatus(*entry.job, entry.job->status);
+  entry.committedControlled = entry.job->status.controlledResources;
   written_(entry, previous);
 }
 
@@ -182,10 +222,9 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
   if (job.metadata.deletionTimestamp) return Status::ok();
   // Hooks edit controlledResources; like Volcano's deep copy, that reaches the cache only with a
   // status write.
-  auto savedControlled = job.status.controlledResources;
-  UndoOnAbandon undo([&job, &savedControlled] { job.status.controlledResources = savedControlled; });
+  UndoOnAbandon undo([&entry] { restoreControlled(entry); });
   auto fail = [&](Status st) {
-    job.status.controlledResources = std::move(savedControlled);
+    restoreControlled(entry);
     return st;
   };
   JobPhase phase = job.status.state.phase;
@@ -207,22 +246,26 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
     return Status::ok();
   }
 
-  JobStatus next;
+  JobStatus& next = scratchStatus();
   next.state = job.status.state;
+  next.minAvailable = job.spec.minAvailable;
+  next.pending = next.running = next.succeeded = next.failed = next.terminating = next.unknown = 0;
   next.version = job.status.version;
   next.retryCount = job.status.retryCount;
-  next.minAvailable = job.spec.minAvailable;
+  next.runningDurationMs.reset();
+  next.controlledResources.clear();
+  next.conditions.clear();
+  std::vector<PhaseCounts> perTask(job.spec.tasks.size());
   std::vector<PodSlot> missing;
   std::vector<std::pair<size_t, Pod>> toCreate;
   std::vector<const std::string*> toDelete;
   for (size_t i = 0; i < job.spec.tasks.size(); ++i) {
     const TaskCounts& counts = entry.taskCounts(i);
-    const std::string& task = job.spec.tasks[i].name;
     next.terminating += counts.terminating;
     for (size_t p = 0; p < kPodPhaseCount; ++p) {
       if (counts.byPhase[p] == 0) continue;
       addPhase(next, static_cast<PodPhase>(p), counts.byPhase[p]);
-      next.taskStatusCount[task].phase[static_cast<PodPhase>(p)] += counts.byPhase[p];
+      perTask[i][p] += counts.byPhase[p];
     }
     for (const auto& name : counts.outOfSync) toDelete.push_back(&name);
     for (const auto& name : counts.unexpected) toDelete.push_back(&name);
@@ -247,7 +290,7 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
       continue;
     }
     addPhase(next, created.status.phase, 1);
-    next.taskStatusCount[job.spec.tasks[taskIndex].name].phase[created.status.phase] += 1;
+    perTask[taskIndex][phaseSlot(created.status.phase)] += 1;
   }
   if (creationErrors)
     return fail(Status::error("failed to create " + std::to_string(creationErrors) + " pods of " +
@@ -267,6 +310,7 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
     return fail(Status::error("failed to delete " + std::to_string(deletionErrors) + " pods of " +
                               std::to_string(toDelete.size()) + ": " + deletionMessage));
 
+  setTaskStatusCount(next.taskStatusCount, job.spec, perTask);
   if (fn) fn(next);
   // An empty taskStatusCount never equals the stored one: Volcano compares a fresh empty map with
   // the nil map the API server returns for it.
@@ -274,7 +318,7 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
   JobPhase before = job.status.state.phase;
   next.controlledResources = std::move(job.status.controlledResources);
   next.conditions = std::move(job.status.conditions);
-  job.status = std::move(next);
+  std::swap(job.status, next);  // the old status becomes the scratch: its map nodes are reused
   TimeMs now = clock_.now();
   job.status.state.lastTransitionTime = now;
   appendJobCondition(job.status, job.status.state.phase, now);

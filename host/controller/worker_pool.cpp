@@ -3,6 +3,7 @@
 #include "host/controller/worker_pool.h"
 
 #include <algorithm>
+#include <utility>
 #include <stdexcept>
 
 #include <boost/asio/post.hpp>
@@ -76,46 +77,51 @@ void WorkerPool::scheduleDrain(Worker& w) {
   });
 }
 
-bool WorkerPool::enqueue(Worker& w, Request request) {
-  auto req = std::make_shared<const Queued>(std::move(request));
-  if (!w.dirty.insert(req).second) return false;
+void WorkerPool::Queued::set(const Request& r, size_t requestHash) {
+  req = r;  // copy-assigned: the slot's strings keep their storage
+  jobKey.assign(r.namespace_).append(1, '/').append(r.jobName);
+  jobHash = std::hash<std::string_view>{}(jobKey);
+  hash = requestHash;
+}
+
+WorkerPool::Queued* WorkerPool::takeSlot(Worker& w) {
+  if (w.freeSlots.empty()) {
+    w.slots.push_back(std::make_unique<Queued>());
+    return w.slots.back().get();
+  }
+  Queued* slot = w.freeSlots.back();
+  w.freeSlots.pop_back();
+  return slot;
+}
+
+bool WorkerPool::enqueue(Worker& w, const Request& request) {
+  const size_t hash = RequestHash{}(request);
+  if (w.dirty.contains(request)) return false;
+  Queued* req = takeSlot(w);
+  req->set(request, hash);
+  w.dirty.insert(req);
   if (rounds_) {
     if (auto it = w.deferred.find(req->jobHash); it != w.deferred.end()) {
-      it->second.push_back(std::move(req));  // behind the job's waiting requests
+      it->second.push_back(req);  // behind the job's waiting requests
       return false;
     }
   }
   increment();
   if (w.processing && w.processing->req == req->req) return false;  // re-queued when its processing is done
-  w.queue.push_back(std::move(req));
+  w.queue.push_back(req);
   return true;
 }
 
-void WorkerPool::add(Request request) {
-  Worker& w = workerFor(request);
-  std::lock_guard lock(w.mutex);
-  if (enqueue(w, std::move(request))) scheduleDrain(w);
-}
-
-void WorkerPool::addAll(std::vector<Request> requests) {
-  std::vector<std::vector<Request>> shares(workers_.size());
-  for (auto& req : requests) shares[jobKeyHash(req) % workers_.size()].push_back(std::move(req));
-  for (size_t i = 0; i < shares.size(); ++i)
-    if (!shares[i].empty()) addAll(i, std::move(shares[i]));
-}
-
-void WorkerPool::addAll(size_t worker, std::vector<Request> requests) {
+void WorkerPool::add(size_t worker, const Request& request) {
   Worker& w = *workers_[worker];
   std::lock_guard lock(w.mutex);
-  bool queued = false;
-  for (auto& req : requests) queued = enqueue(w, std::move(req)) || queued;
-  if (queued) scheduleDrain(w);
+  if (enqueue(w, request)) scheduleDrain(w);
 }
 
 void WorkerPool::defer(Worker& w, RequestPtr req) {
   auto [it, fresh] = w.deferred.try_emplace(req->jobHash);
   if (fresh) w.deferredJobs.push_back(req->jobHash);
-  it->second.push_back(std::move(req));
+  it->second.push_back(req);
 }
 
 void WorkerPool::drain(Worker& w) {
@@ -134,7 +140,7 @@ void WorkerPool::runBatch(Worker& w) {
   // The batch's thread is stuck in a plugin for good while processing w.processing: finish that
   // request here and go on with the queue (the next batch gets a new thread).
   if (abandoned_) abandoned_(w.index, st.message());
-  finishProcessing(w);
+  finishProcessing(w, false);
   std::lock_guard lock(w.mutex);
   w.drainScheduled = false;
   scheduleDrain(w);
@@ -148,31 +154,30 @@ void WorkerPool::drainBatch(Worker& w) {
         w.drainScheduled = false;
         return;
       }
-      RequestPtr req = std::move(w.queue.front());
+      RequestPtr req = w.queue.front();
       w.queue.pop_front();
       if (rounds_) {
         if (!w.served.insert(req->jobHash).second) {
-          defer(w, std::move(req));  // stays in `dirty`: still queued for dedup
+          defer(w, req);  // stays in `dirty`: still queued for dedup
           decrement();
           continue;
         }
       }
       w.dirty.erase(req);
-      w.processing = std::move(req);
+      w.processing = req;
     }
     processor_(w.index, w.processing->req);  // only this batch writes `processing`; add() reads it under the lock
-    finishProcessing(w);
+    finishProcessing(w, true);
   }
   std::lock_guard lock(w.mutex);
   w.drainScheduled = false;
   scheduleDrain(w);
 }
 
-void WorkerPool::finishProcessing(Worker& w) {
+void WorkerPool::finishProcessing(Worker& w, bool reuse) {
   {
     std::lock_guard lock(w.mutex);
-    RequestPtr req = std::move(w.processing);
-    w.processing.reset();
+    RequestPtr req = std::exchange(w.processing, nullptr);
     if (auto again = w.dirty.find(req); again != w.dirty.end()) {  // re-added while processing
       if (rounds_) {
         defer(w, *again);  // this job was served this round
@@ -181,6 +186,7 @@ void WorkerPool::finishProcessing(Worker& w) {
         w.queue.push_back(*again);
       }
     }
+    if (reuse) releaseSlot(w, req);  // an abandoned thread may still hold its request: never reused
   }
   decrement();
 }

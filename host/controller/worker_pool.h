@@ -56,13 +56,11 @@ class WorkerPool {
   size_t size() const { return workers_.size(); }
   size_t workerOf(std::string_view jobKey) const { return fnv1Hash32(jobKey) % workers_.size(); }
 
-  /// Queues a request unless an identical one is already queued (client-go's dirty set).
-  void add(Request req);
-  /// add() of a batch: each worker's share is queued under one lock before its drain can start,
-  /// so identical requests of one batch always merge (deterministic sim output).
-  void addAll(std::vector<Request> requests);
-  /// addAll of requests that all belong to worker `worker`.
-  void addAll(size_t worker, std::vector<Request> requests);
+  /// Queues a copy of a request unless an identical one is already queued (client-go's dirty
+  /// set). Queued requests live in slots the worker reuses, so in steady state this allocates nothing.
+  void add(const Request& req) { add(workerOf(req), req); }
+  /// add() of a request that belongs to worker `worker`.
+  void add(size_t worker, const Request& req);
   void addRateLimited(const Request& req);
   int numRequeues(const Request& req);
   void forget(const Request& req);
@@ -92,20 +90,25 @@ class WorkerPool {
   bool idle() const { return pending_.load() == 0; }
 
  private:
-  /// A queued request is stored once, immutable and shared by the queue and the dirty set, with
-  /// its job key and hashes computed once.
+  /// A queued request, stored once in a slot of its worker and referenced by the queue (or the
+  /// deferred list, or `processing`) and the dirty set, with its job key and hashes computed once.
+  /// A slot returns to its worker's free list after processing; reused, its strings keep their
+  /// storage.
   struct Queued {
-    Queued(Request r)
-        : req(std::move(r)), jobKey(req.jobKey()), jobHash(std::hash<std::string_view>{}(jobKey)), hash(RequestHash{}(req)) {}
+    void set(const Request& r, size_t requestHash);
     Request req;
     std::string jobKey;
-    size_t jobHash;  // rounds: a job is known by this hash (a collision only defers a request a round)
-    size_t hash;
+    size_t jobHash = 0;  // rounds: a job is known by this hash (a collision only defers a request a round)
+    size_t hash = 0;
   };
-  using RequestPtr = std::shared_ptr<const Queued>;
+  using RequestPtr = Queued*;
   struct SameRequest {
-    size_t operator()(const RequestPtr& r) const { return r->hash; }
-    bool operator()(const RequestPtr& a, const RequestPtr& b) const { return a->hash == b->hash && a->req == b->req; }
+    using is_transparent = void;
+    size_t operator()(const Queued* r) const { return r->hash; }
+    size_t operator()(const Request& r) const { return RequestHash{}(r); }
+    bool operator()(const Queued* a, const Queued* b) const { return a->hash == b->hash && a->req == b->req; }
+    bool operator()(const Request& a, const Queued* b) const { return a == b->req; }
+    bool operator()(const Queued* a, const Request& b) const { return a->req == b; }
   };
 
   struct Worker {
@@ -117,22 +120,27 @@ class WorkerPool {
     std::mutex mutex;
     std::deque<RequestPtr> queue;
     boost::unordered_flat_set<RequestPtr, SameRequest, SameRequest> dirty;
-    RequestPtr processing;
+    RequestPtr processing = nullptr;
     // Rounds: requests of jobs already served this round, FIFO per job, and the jobs in order.
     boost::unordered_flat_map<size_t, std::vector<RequestPtr>> deferred;
     std::vector<size_t> deferredJobs;
     boost::unordered_flat_set<size_t> served;  // jobs served this round
     std::unordered_map<Request, int, RequestHash> failures;
     bool drainScheduled = false;
+    std::vector<std::unique_ptr<Queued>> slots;  // every slot this worker made
+    std::vector<Queued*> freeSlots;
   };
 
-  Worker& workerFor(const Request& req) { return *workers_[jobKeyHash(req) % workers_.size()]; }
+  size_t workerOf(const Request& req) const { return jobKeyHash(req) % workers_.size(); }
+  Worker& workerFor(const Request& req) { return *workers_[workerOf(req)]; }
+  static Queued* takeSlot(Worker& w);  // w.mutex held
+  static void releaseSlot(Worker& w, Queued* slot) { w.freeSlots.push_back(slot); }
   void drain(Worker& w);             // a batch, then the idle hook when the queue ran empty
   void runBatch(Worker& w);
   void drainBatch(Worker& w);       // up to kDrainBatch requests, then the next drain is scheduled
-  void finishProcessing(Worker& w);  // after w.processing was handled (or abandoned)
+  void finishProcessing(Worker& w, bool reuse);  // after w.processing was handled (or abandoned: not reused)
   void scheduleDrain(Worker& w);  // w.mutex held
-  bool enqueue(Worker& w, Request request);  // w.mutex held; true when queued (drain to schedule)
+  bool enqueue(Worker& w, const Request& request);  // w.mutex held; true when queued (drain to schedule)
   void defer(Worker& w, RequestPtr req);  // w.mutex held
   void idle(Worker& w);                   // rounds: on w's thread once its queue ran empty
   bool startNextRound(Worker& w);         // w.mutex held; false when nothing was deferred
