@@ -163,8 +163,10 @@ void Controller::onClusterEvents(std::span<ClusterEvent> events) {
 }
 
 void Controller::useLanes(LaneSource& source) {
+  laneEvents_.resize(pool_.size());
   pool_.useRounds([this, &source](size_t worker) {
-    std::vector<ClusterEvent> events;
+    std::vector<ClusterEvent>& events = laneEvents_[worker];  // kept: the lane gets its storage back
+    events.clear();
     if (!source.takeLane(worker, events)) return false;
     if (!events.empty()) applyEvents(worker, events);
     return true;
@@ -271,8 +273,8 @@ bool Controller::podGroupUpdated(const ClusterEvent& ev, Request& req) {
   for (const auto& ref : pg.metadata.ownerReferences)
     if (ref.kind == "Job") job = &ref.name;
   if (auto entry = cache_.lockExisting(jobKeyOf(pg.metadata.namespace_, *job));
-      entry && entry->podGroup.known && entry->podGroup.name == pg.metadata.name)
-    entry->podGroup.phase = pg.status.phase;  // the lister's copy
+      entry && entry->podGroup.known && entry->podGroup.phase && entry->podGroup.name == pg.metadata.name)
+    entry->podGroup.phase = pg.status.phase;  // the lister's copy (one known to be deleted stays so)
   if (pg.status.phase == ev.oldPodGroupPhase) return false;
   setRequest(req, pg.metadata.namespace_, *job, pg.status.phase == "Unknown" ? events::JobUnknown : "");
   return true;

@@ -135,14 +135,20 @@ Status JobActions::killPods(JobEntry& entry, RetainPhases retain, const KillTarg
 Status JobActions::deletePodGroup(JobEntry& entry) {
   const Job& job = *entry.job;
   const std::string& ns = job.metadata.namespace_;
-  std::string name = entry.podGroup.known ? entry.podGroup.name : entry.uidPodGroupName();
-  if (!entry.podGroup.known && !backend_.podGroupPhase(ns, name) && backend_.podGroupPhase(ns, job.metadata.name))
-    name = job.metadata.name;
+  auto& view = entry.podGroup;
+  if (!view.known) {
+    view.name = entry.uidPodGroupName();
+    if (!backend_.podGroupPhase(ns, view.name) && backend_.podGroupPhase(ns, job.metadata.name)) view.name = job.metadata.name;
+  }
   entry.podGroupWrittenGeneration = -1;
-  entry.podGroup.known = false;
-  ClusterStatus st = backend_.deletePodGroup(ns, name);
-  if (st.ok() || st.code == ClusterErrc::NotFound) return Status::ok();
-  return Status::error(st.message);
+  ClusterStatus st = backend_.deletePodGroup(ns, view.name);
+  if (!st.ok() && st.code != ClusterErrc::NotFound) {
+    view.known = false;
+    return Status::error(st.message);
+  }
+  view.known = true;  // known to be gone
+  view.phase.reset();
+  return Status::ok();
 }
 
 }  // namespace jobhost

@@ -58,11 +58,9 @@ void SimCluster::setGroupPhase(SimGroup& group, const std::string& phase) {
   std::string old = group.pg.status.phase;
   if (old == phase) return;
   group.pg.status.phase = phase;
-  ClusterEvent ev;
-  ev.type = ClusterEvent::Type::PodGroupUpdated;
+  ClusterEvent& ev = emit(*lanes_[group.lane], ClusterEvent::Type::PodGroupUpdated);
   ev.podGroup = std::make_shared<PodGroup>(group.pg);
   ev.oldPodGroupPhase = old;
-  emit(*lanes_[group.lane], std::move(ev));
 }
 
 void SimCluster::schedulePass() {

@@ -80,7 +80,11 @@ std::vector<std::unique_lock<std::mutex>> SimCluster::lockAllLanes() {
   return locks;
 }
 
-void SimCluster::emit(Lane& lane, ClusterEvent event) { lane.events.push_back(std::move(event)); }
+ClusterEvent& SimCluster::emit(Lane& lane, ClusterEvent::Type type) {
+  ClusterEvent& ev = lane.events.emplace_back();
+  ev.type = type;
+  return ev;
+}
 
 SimResources SimCluster::amountsOf(const ResourceList& list) {
   SimResources r;
@@ -140,10 +144,7 @@ ClusterStatus SimCluster::createPod(Pod pod, PodState* created) {
   }
   sp.state.object = std::move(object);
   lane.podsBySeq.emplace(sp.seq, &sp);
-  ClusterEvent ev;
-  ev.type = ClusterEvent::Type::PodAdded;
-  ev.pod = sp.state;
-  emit(lane, std::move(ev));
+  emit(lane, ClusterEvent::Type::PodAdded).pod = sp.state;
   if (created) *created = sp.state;
   dirty_ = true;
   return ClusterStatus::success();
@@ -171,11 +172,9 @@ void SimCluster::removePod(Lane& lane, const std::string& key) {
   }
   lane.podsBySeq.erase(pod.seq);
   unplace(shard(podIndex_, key), key);
-  ClusterEvent ev;
-  ev.type = ClusterEvent::Type::PodDeleted;
+  ClusterEvent& ev = emit(lane, ClusterEvent::Type::PodDeleted);
   ev.pod = std::move(pod.state);
   ev.pod.deletionTimestamp = clock_.now();
-  emit(lane, std::move(ev));
   lane.pods.erase(it);
   dirty_ = true;
 }
@@ -194,12 +193,10 @@ ClusterStatus SimCluster::deletePod(const std::string& ns, const std::string& na
 
 void SimCluster::emitPodUpdate(Lane& lane, SimPod& pod, PodPhase oldPhase, uint64_t oldVersion) {
   pod.state.resourceVersion = ++resourceVersion_;
-  ClusterEvent ev;
-  ev.type = ClusterEvent::Type::PodUpdated;
+  ClusterEvent& ev = emit(lane, ClusterEvent::Type::PodUpdated);
   ev.pod = pod.state;
   ev.oldPodPhase = oldPhase;
   ev.oldResourceVersion = oldVersion;
-  emit(lane, std::move(ev));
 }
 
 ClusterStatus SimCluster::annotatePod(const std::string& ns, const std::string& name, const std::string& key,

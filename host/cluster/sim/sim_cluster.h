@@ -210,7 +210,7 @@ class SimCluster final : public ClusterBackend, public LaneSource {
   void unplace(IndexShard& shard, const std::string& key);
 
   // Lane lock held:
-  void emit(Lane& lane, ClusterEvent event);
+  ClusterEvent& emit(Lane& lane, ClusterEvent::Type type);  // a new event at the end of the lane
   void emitPodUpdate(Lane& lane, SimPod& pod, PodPhase oldPhase, uint64_t oldVersion);
   void removePod(Lane& lane, const std::string& key);
   void releaseResources(SimPod& pod);

@@ -216,11 +216,9 @@ void SimCluster::deleteOwnedBy(const std::string& ns, const std::string& ownerUi
 void SimCluster::echoJobChange(const std::string& ns, const std::string& name) {
   Lane& lane = *lanes_[laneOfJob(ns, name)];
   std::lock_guard lock(lane.mutex);
-  ClusterEvent ev;
-  ev.type = ClusterEvent::Type::JobChanged;
+  ClusterEvent& ev = emit(lane, ClusterEvent::Type::JobChanged);
   ev.namespace_ = ns;
   ev.jobName = name;
-  emit(lane, std::move(ev));
 }
 
 }  // namespace jobhost
