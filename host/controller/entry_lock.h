@@ -5,6 +5,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "host/common/futex.h"
+
 namespace jobhost {
 
 class EntryLock {
@@ -13,10 +15,10 @@ class EntryLock {
     uint32_t expected = kFree;
     if (state_.compare_exchange_strong(expected, kLocked, std::memory_order_acquire)) return;
     // Contended: mark waiters and sleep until a release hands the lock to whoever wins it.
-    while (state_.exchange(kContended, std::memory_order_acquire) != kFree) state_.wait(kContended);
+    while (state_.exchange(kContended, std::memory_order_acquire) != kFree) futexWait(state_, kContended);
   }
   void unlock() {
-    if (state_.exchange(kFree, std::memory_order_release) == kContended) state_.notify_one();
+    if (state_.exchange(kFree, std::memory_order_release) == kContended) futexWake(state_);
   }
 
  private:

@@ -136,11 +136,12 @@ Status JobActions::deletePodGroup(JobEntry& entry) {
   const Job& job = *entry.job;
   const std::string& ns = job.metadata.namespace_;
   auto& view = entry.podGroup;
+  entry.podGroupWrittenGeneration = -1;
+  if (view.known && !view.phase) return Status::ok();  // deleted by an earlier kill (Volcano's delete: NotFound)
   if (!view.known) {
     view.name = entry.uidPodGroupName();
     if (!backend_.podGroupPhase(ns, view.name) && backend_.podGroupPhase(ns, job.metadata.name)) view.name = job.metadata.name;
   }
-  entry.podGroupWrittenGeneration = -1;
   ClusterStatus st = backend_.deletePodGroup(ns, view.name);
   if (!st.ok() && st.code != ClusterErrc::NotFound) {
     view.known = false;

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "host/common/futex.h"
 #include "host/common/log.h"
 #include "host/spec/duration.h"
 
@@ -64,25 +65,29 @@ Shared& shared() {
 
 thread_local Runner* tlServing = nullptr;  // on a guard thread: the runner it serves
 
-/// Waits until `flag` leaves kIdle and returns its value. Spins for up to kSpin first: a plugin
-/// call usually ends, and the next call of a sync usually comes, within microseconds, while waking
-/// a sleeping thread costs tens of microseconds (an inter-processor interrupt; more in a VM).
-constexpr auto kSpin = std::chrono::microseconds(40);
+/// Waits until `flag` leaves kIdle and returns its value: a short busy wait first (a plugin call
+/// often ends within a few microseconds), then sleeping on the flag. No sched_yield: with more
+/// threads than processors every yield is a context switch that does no useful work.
+constexpr auto kSpin = std::chrono::microseconds(2);
 uint32_t awaitNotIdle(std::atomic<uint32_t>& flag) {
   uint32_t v = flag.load(std::memory_order_acquire);
   if (v != kIdle) return v;
   const auto until = Clock::now() + kSpin;
   do {
-    std::this_thread::yield();  // to any runnable thread: spins only while a processor is idle
-    if ((v = flag.load(std::memory_order_acquire)) != kIdle) return v;
+    for (int i = 0; i < 64; ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+      if ((v = flag.load(std::memory_order_acquire)) != kIdle) return v;
+    }
   } while (Clock::now() < until);
-  while ((v = flag.load(std::memory_order_acquire)) == kIdle) flag.wait(kIdle);
+  while ((v = flag.load(std::memory_order_acquire)) == kIdle) futexWait(flag, kIdle);
   return v;
 }
 
 void parkForever() {
   std::atomic<int> never{0};
-  for (;;) never.wait(0);
+  for (;;) never.wait(0);  // parked for good
 }
 
 void quarantine(const Runner& r) {
@@ -104,7 +109,7 @@ void check(Runner& r, int64_t now) {
   if (now < dl || !r.call.compare_exchange_strong(c, kAbandoned, std::memory_order_acq_rel)) return;
   quarantine(r);
   r.done.store(kTimedOut, std::memory_order_release);
-  r.done.notify_one();
+  futexWake(r.done);
 }
 
 void watchdog() {
@@ -133,7 +138,7 @@ void serve(std::shared_ptr<Runner> r) {
     r->task.store(kIdle, std::memory_order_relaxed);
     r->result = r->fn(r->arg);
     r->done.store(kDone, std::memory_order_release);
-    r->done.notify_one();
+    futexWake(r->done);
   }
 }
 
@@ -146,7 +151,7 @@ struct Guard {
   ~Guard() {
     if (!runner) return;
     runner->task.store(kStop, std::memory_order_release);
-    runner->task.notify_one();
+    futexWake(runner->task);
     thread.join();
   }
   void abandon() {
@@ -227,7 +232,7 @@ Status runGuarded(Status (*fn)(void*), void* arg, bool nameCall) {
   r.fn = fn;
   r.arg = arg;
   r.task.store(kTask, std::memory_order_release);
-  r.task.notify_one();
+  futexWake(r.task);
   const uint32_t d = awaitNotIdle(r.done);
   r.done.store(kIdle, std::memory_order_relaxed);
   if (d == kDone) return std::move(r.result);
