@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Sanitizer CI stage: the full test suite under ASan+UBSan (build-asan), then the controller,
-# local-backend and fault-injection suites under TSan (build-tsan). Prints the time of each step.
+# Sanitizer CI stage: the full test suite under ASan+UBSan (build-asan), then the controller, sim
+# (per-worker lanes), SDK harness, local-backend and fault-injection suites under TSan (build-tsan).
 # Usage: scripts/sanitizers.sh [asan|tsan|all]   (default all). Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +31,7 @@ if [ "$which" = all ] || [ "$which" = tsan ]; then
   step "tsan configure" cmake -S . -B build-tsan "${common[@]}" -DJOBHOST_TSAN=ON >/dev/null
   plugins=(jobhost_plugin_env jobhost_plugin_svc jobhost_plugin_ssh jobhost_plugin_torch jobhost_plugin_mpi
            jobhost_plugin_coscheduling)
-  targets=(controller_test local_test local_e2e_test jobhost "${plugins[@]}")
+  targets=(controller_test sim_test harness_test local_test local_e2e_test jobhost "${plugins[@]}")
   [ -d tests/faults ] && targets+=(faults_test jobhost_fixtures)
   step "tsan build" ninja -C build-tsan -j"$jobs" "${targets[@]}"
   # The single-call hang cases (a hook, Validation or Status plugin that never returns) are left to
@@ -39,7 +39,7 @@ if [ "$which" = all ] || [ "$which" = tsan ]; then
   # before it hung, and the caller then reuses that memory, which TSan rightly reports as a race
   # (docs/sdk.md, "Deadlines": a call's objects are the caller's again after its deadline). The
   # pipeline hang cases, whose inputs stay on the abandoned thread, run here.
-  for suite in controller local faults; do
+  for suite in controller sim harness local faults; do
     [ -d "build-tsan/tests/$suite" ] || continue
     exclude=()
     [ "$suite" = faults ] && exclude=(-E '(add|pod|update|delete|validate|status)_hang')

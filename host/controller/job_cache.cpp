@@ -250,10 +250,10 @@ void JobCache::eraseIfEmpty(std::string_view key) {
   std::lock_guard lock(shard.mutex);
   auto it = shard.entries.find(key);
   if (it == shard.entries.end()) return;
-  JobEntry& entry = *it->second;
-  std::lock_guard entryLock(entry.mutex);
-  if (entry.job || !entry.pods().empty()) return;
-  entry.erased = true;
+  const std::shared_ptr<JobEntry> entry = it->second;  // outlives its lock below
+  std::lock_guard entryLock(entry->mutex);
+  if (entry->job || !entry->pods().empty()) return;
+  entry->erased = true;
   shard.entries.erase(it);
 }
 

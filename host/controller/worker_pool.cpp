@@ -10,7 +10,7 @@
 
 namespace jobhost {
 namespace {
-constexpr int kDrainBatch = 64;
+constexpr int kDrainBatch = 256;  // requests per drain: posted tasks wait at most this long; one guard handoff each
 }
 
 WorkerPool::WorkerPool(size_t workers, Clock& clock) : clock_(clock) {

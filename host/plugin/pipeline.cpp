@@ -68,17 +68,26 @@ std::unique_ptr<RuntimeInfo> newRuntimeInfo(const Job& job, const std::map<std::
 
 PipelineResult runPipeline(const Registry& registry, const Job& job,
                                      const std::map<std::string, int32_t>& priorities) {
-  PipelineResult result;
+  // The work is shared with the thread that runs it: a plugin call abandoned at its deadline keeps
+  // that thread, and with it the job snapshot, args and RuntimeInfo it reads, alive for good.
+  struct Work {
+    PipelineResult result;
+    bool finished = false;  // written by the running thread once every point ran
+  };
+  auto work = std::make_shared<Work>();
+  PipelineResult& result = work->result;
   result.job = std::make_shared<const Job>(job);
   for (const RegisteredPlugin& plugin : registry.plugins())
     if (registry.isActive(plugin, job)) result.active.push_back({&plugin, registry.argsFor(plugin, job)});
   result.info = newRuntimeInfo(*result.job, priorities);
-  RuntimeInfo& info = *result.info;
 
   // One guard-thread handoff for the whole pipeline when any loaded plugin has a call deadline.
   bool anyDeadline = false;
   for (const auto& plugin : registry.plugins()) anyDeadline = anyDeadline || plugin.entry.callTimeout.ms > 0;
-  Status st = callPluginsTogether(anyDeadline, [&] {
+  Status st = callPluginsTogether(anyDeadline, [&work, &registry] {
+    const std::shared_ptr<Work> keep = work;  // on the running thread's own stack
+    PipelineResult& result = keep->result;
+    RuntimeInfo& info = *result.info;
     Status step = runPoint(registry, result, Point::MLPolicy, info, [&](PluginInstance& p, const ActivePlugin& a) {
       return p.mlPolicy()->enforceMLPolicy(info, a.args);
     });
@@ -94,11 +103,17 @@ PipelineResult runPipeline(const Registry& registry, const Job& job,
       if (s) result.built.push_back(std::move(built));  // on failure the partial output is dropped
       return s;
     });
+    keep->finished = true;
     return step;
   });
+  if (!work->finished) {  // abandoned: the running thread still owns the work
+    PipelineResult failed;
+    failed.status = st;
+    return failed;
+  }
   if (!st) result.built.clear();  // ComponentBuild is fail fast: nothing built survives a failure
   result.status = st;
-  return result;
+  return std::move(result);
 }
 
 }  // namespace jobhost
