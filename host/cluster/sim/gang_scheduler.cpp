@@ -110,16 +110,21 @@ void SimCluster::schedulePass() {
   std::vector<int> trialPods;
   for (const auto& [at, gp] : groupOrder_) {
     SimGroup& g = *gp;
+    Lane& lane = *lanes_[g.lane];
+    const auto group = lane.groupPods.find(at.second);
+    const uint64_t changed = group == lane.groupPods.end() ? 0 : group->second.changed;
+    // A placed gang none of whose pods changed or waited since the last pass would come out the same.
+    if (g.placed && g.waiting == 0 && changed != 0 && changed == g.seen && g.pg.status.phase == "Running") continue;
     g.placed = false;
-    g.allocated = g.running = 0;
+    g.allocated = g.running = g.waiting = 0;
+    g.seen = changed;
     const std::string& phase = g.pg.status.phase;
     if (phase != "Inqueue" && phase != "Running" && phase != "Unknown") continue;
     members.clear();
     waiting.clear();
     placed.clear();
-    Lane& lane = *lanes_[g.lane];
-    if (auto it = lane.groupPods.find(at.second); it != lane.groupPods.end())
-      for (uint64_t seq : it->second) members.push_back(lane.podsBySeq.at(seq));
+    if (group != lane.groupPods.end())
+      for (uint64_t seq : group->second.pods) members.push_back(lane.podsBySeq.at(seq));
     int allocated = 0;
     for (SimPod* p : members) {
       if (p->holdsResources || p->state.status.phase == PodPhase::Succeeded) ++allocated;
@@ -156,6 +161,7 @@ void SimCluster::schedulePass() {
     for (SimPod* p : members) running += p->state.status.phase == PodPhase::Running ? 1 : 0;
     g.allocated = allocated;
     g.running = running;
+    g.waiting = static_cast<int>(waiting.size() - placed.size());
     if (allocated >= g.pg.spec.minMember) {
       g.reserved = false;
       g.placed = true;

@@ -140,7 +140,8 @@ ClusterStatus SimCluster::createPod(Pod pod, PodState* created) {
     auto group = lane.groupPods.find(ObjectRef{object->metadata.namespace_, g->second});
     if (group == lane.groupPods.end()) group = lane.groupPods.try_emplace(objectKey(object->metadata.namespace_, g->second)).first;
     sp.group = &*group;
-    sp.group->second.insert(sp.seq);
+    sp.group->second.pods.insert(sp.seq);
+    membersChanged(sp);
   }
   sp.state.object = std::move(object);
   lane.podsBySeq.emplace(sp.seq, &sp);
@@ -167,8 +168,9 @@ void SimCluster::removePod(Lane& lane, const std::string& key) {
     --nodes_[static_cast<size_t>(pod.node)].pods;
   }
   if (pod.group) {
-    pod.group->second.erase(pod.seq);
-    if (pod.group->second.empty()) lane.groupPods.erase(lane.groupPods.find(pod.group->first));
+    pod.group->second.pods.erase(pod.seq);
+    membersChanged(pod);
+    if (pod.group->second.pods.empty()) lane.groupPods.erase(lane.groupPods.find(pod.group->first));
   }
   lane.podsBySeq.erase(pod.seq);
   unplace(shard(podIndex_, key), key);

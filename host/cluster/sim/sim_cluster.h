@@ -126,7 +126,12 @@ class SimCluster final : public ClusterBackend, public LaneSource {
   };
   template <class V>
   using ByKey = std::unordered_map<std::string, V, ObjectKeyHash, ObjectKeyEqual>;  // by "<ns>/<name>"
-  using Members = std::set<uint64_t>;  // pod seqs of one group key, in creation order
+  /// The pods of one group key, in creation order, and when they last changed in a way the
+  /// scheduler counts (added, removed, started, exited): a sim-wide sequence number.
+  struct Members {
+    std::set<uint64_t> pods;
+    uint64_t changed = 0;
+  };
   struct SimPod {
     PodState state;
     std::pair<const std::string, Members>* group = nullptr;  // "<ns>/<group-name>" and its pods
@@ -146,6 +151,8 @@ class SimCluster final : public ClusterBackend, public LaneSource {
     bool reported = false;  // its Unschedulable condition changed during this pass
     int allocated = 0;      // at the last pass: members bound (holding resources) or succeeded
     int running = 0;        // at the last pass: members Running
+    int waiting = 0;        // at the last pass: members left unplaced
+    uint64_t seen = 0;      // Members::changed at the last pass
   };
   struct Due {
     enum class Kind { Start, Ready, Restart, Exit, Evict, LoseNode };
@@ -214,6 +221,9 @@ class SimCluster final : public ClusterBackend, public LaneSource {
   void emitPodUpdate(Lane& lane, SimPod& pod, PodPhase oldPhase, uint64_t oldVersion);
   void removePod(Lane& lane, const std::string& key);
   void releaseResources(SimPod& pod);
+  void membersChanged(SimPod& pod) {
+    if (pod.group) pod.group->second.changed = ++changeSeq_;
+  }
   void scheduleDue(Lane& lane, int64_t delayMs, Due due);  // one clock timer per lane and due time
   void applyDue(Lane& lane, const Due& due);
   void startPod(Lane& lane, SimPod& pod);
@@ -255,6 +265,7 @@ class SimCluster final : public ClusterBackend, public LaneSource {
   std::atomic<uint64_t> podSeq_{0};
   std::atomic<bool> dirty_{false};
   std::atomic<int> failCreates_{0};
+  std::atomic<uint64_t> changeSeq_{0};
   std::atomic<uint64_t> delivered_{0};
 };
 

@@ -62,6 +62,8 @@ ClusterStatus SimCluster::updatePodGroupSpec(const PodGroup& pg) {
       const bool newTimeout = it->second.pg.spec.scheduleTimeoutSeconds != pg.spec.scheduleTimeoutSeconds;
       it->second.pg.spec = pg.spec;
       if (newTimeout) armScheduleTimeout(it->second);
+      if (auto members = lane->groupPods.find(ref); members != lane->groupPods.end()) members->second.changed = ++changeSeq_;
+      it->second.placed = false;  // the next pass looks at it again
       dirty_ = true;
       return ClusterStatus::success();
     }

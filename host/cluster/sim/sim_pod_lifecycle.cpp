@@ -50,6 +50,7 @@ void SimCluster::startPod(Lane& lane, SimPod& pod) {
     pod.state.status.initContainerStatuses.push_back(
         ContainerStatus{c.name, true, 0, false, ContainerStateTerminated{0, 0, "Completed", ""}, {}});
   emitPodUpdate(lane, pod, old, oldVersion);
+  membersChanged(pod);
   if (b.readyAfterMs > 0) scheduleDue(lane, b.readyAfterMs, Due::of(Due::Kind::Ready, pod.seq));
   for (int64_t at : b.restartsAtMs)
     if (!b.runForMs || at < *b.runForMs) scheduleDue(lane, at, Due::of(Due::Kind::Restart, pod.seq));
@@ -71,6 +72,7 @@ void SimCluster::exitPod(Lane& lane, SimPod& pod) {
   }
   releaseResources(pod);
   emitPodUpdate(lane, pod, old, oldVersion);
+  membersChanged(pod);
   dirty_ = true;
 }
 
