@@ -54,22 +54,25 @@ Expected<std::shared_ptr<const PluginJobPlugins::Prepared>> PluginJobPlugins::st
   p->anyDeadline = anyHasDeadline(p->hooks);
   if (auto status = result->activeAt(*registry_, Point::Status); !status.empty()) p->status = status[0]->plugin;
   p->result = std::move(result);
-  std::lock_guard lock(mutex_);
-  prepared_[job.metadata.uid] = p;
+  Shard& shard = shardOf(job.metadata.uid);
+  std::lock_guard lock(shard.mutex);
+  shard.byUid[job.metadata.uid] = p;
   return std::shared_ptr<const Prepared>(std::move(p));
 }
 
 Status PluginJobPlugins::prepare(const Job& job) { return store(job).status(); }
 
 void PluginJobPlugins::forget(const std::string& jobUid) {
-  std::lock_guard lock(mutex_);
-  prepared_.erase(jobUid);
+  Shard& shard = shardOf(jobUid);
+  std::lock_guard lock(shard.mutex);
+  shard.byUid.erase(jobUid);
 }
 
 std::shared_ptr<const PluginJobPlugins::Prepared> PluginJobPlugins::find(const std::string& uid) {
-  std::lock_guard lock(mutex_);
-  auto it = prepared_.find(uid);
-  return it == prepared_.end() ? nullptr : it->second;
+  Shard& shard = shardOf(uid);
+  std::lock_guard lock(shard.mutex);
+  auto it = shard.byUid.find(uid);
+  return it == shard.byUid.end() ? nullptr : it->second;
 }
 
 Expected<std::shared_ptr<const PluginJobPlugins::Prepared>> PluginJobPlugins::lookup(const Job& job) {

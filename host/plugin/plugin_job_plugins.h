@@ -2,6 +2,7 @@
 // cached per job, pods and PodGroups built from it, and JobHooks/Status run in config order.
 #pragma once
 
+#include <array>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -44,8 +45,14 @@ class PluginJobPlugins final : public JobPlugins {
   std::shared_ptr<const Registry> registry_;
   std::map<std::string, int32_t> priorities_;
   bool anyDeadline_ = false;  // some plugin has a callTimeout
-  std::mutex mutex_;  // guards prepared_ (held only to find, store or drop an entry)
-  std::unordered_map<std::string, std::shared_ptr<const Prepared>> prepared_;  // by job UID
+  /// Prepared jobs by UID, in shards with a lock each: the workers look a job up on every hook
+  /// round and rarely meet on the same shard.
+  struct Shard {
+    std::mutex mutex;  // held only to find, store or drop an entry
+    std::unordered_map<std::string, std::shared_ptr<const Prepared>> byUid;
+  };
+  Shard& shardOf(const std::string& uid) { return prepared_[std::hash<std::string>{}(uid) % prepared_.size()]; }
+  std::array<Shard, 64> prepared_;
 };
 
 }  // namespace jobhost
