@@ -182,15 +182,11 @@ void SimCluster::removePod(Lane& lane, const std::string& key) {
 }
 
 ClusterStatus SimCluster::deletePod(const std::string& ns, const std::string& name) {
-  const ObjectRef ref{ns, name};
-  if (Lane* lane = podLane(ref)) {
-    std::lock_guard lock(lane->mutex);
-    if (auto it = lane->pods.find(ref); it != lane->pods.end()) {
-      removePod(*lane, it->first);
-      return ClusterStatus::success();
-    }
-  }
-  return ClusterStatus::fail(ClusterErrc::NotFound, "pods \"" + name + "\" not found");
+  auto removed = withPod(ObjectRef{ns, name}, [&](Lane& lane, auto& pod) {
+    removePod(lane, pod.first);
+    return true;
+  });
+  return removed ? ClusterStatus::success() : ClusterStatus::fail(ClusterErrc::NotFound, "pods \"" + name + "\" not found");
 }
 
 void SimCluster::emitPodUpdate(Lane& lane, SimPod& pod, PodPhase oldPhase, uint64_t oldVersion) {
@@ -203,28 +199,19 @@ void SimCluster::emitPodUpdate(Lane& lane, SimPod& pod, PodPhase oldPhase, uint6
 
 ClusterStatus SimCluster::annotatePod(const std::string& ns, const std::string& name, const std::string& key,
                                       const std::string& value) {
-  const ObjectRef ref{ns, name};
-  if (Lane* lane = podLane(ref)) {
-    std::lock_guard lock(lane->mutex);
-    if (auto it = lane->pods.find(ref); it != lane->pods.end()) {
-      SimPod& pod = it->second;
-      auto object = std::make_shared<Pod>(*pod.state.object);
-      object->metadata.annotations[key] = value;
-      pod.state.object = std::move(object);
-      emitPodUpdate(*lane, pod, pod.state.status.phase, pod.state.resourceVersion);
-      return ClusterStatus::success();
-    }
-  }
-  return ClusterStatus::fail(ClusterErrc::NotFound, "pods \"" + name + "\" not found");
+  auto annotated = withPod(ObjectRef{ns, name}, [&](Lane& lane, auto& entry) {
+    SimPod& pod = entry.second;
+    auto object = std::make_shared<Pod>(*pod.state.object);
+    object->metadata.annotations[key] = value;
+    pod.state.object = std::move(object);
+    emitPodUpdate(lane, pod, pod.state.status.phase, pod.state.resourceVersion);
+    return true;
+  });
+  return annotated ? ClusterStatus::success() : ClusterStatus::fail(ClusterErrc::NotFound, "pods \"" + name + "\" not found");
 }
 
 std::optional<PodState> SimCluster::getPod(const std::string& ns, const std::string& name) {
-  const ObjectRef ref{ns, name};
-  Lane* lane = podLane(ref);
-  if (!lane) return std::nullopt;
-  std::lock_guard lock(lane->mutex);
-  auto it = lane->pods.find(ref);
-  return it == lane->pods.end() ? std::nullopt : std::optional<PodState>(it->second.state);
+  return withPod(ObjectRef{ns, name}, [](Lane&, auto& pod) { return pod.second.state; });
 }
 
 std::vector<std::string> SimCluster::podNames() {
@@ -237,14 +224,12 @@ std::vector<std::string> SimCluster::podNames() {
 }
 
 std::string SimCluster::nodeOf(const std::string& ns, const std::string& name) {
-  const ObjectRef ref{ns, name};
-  Lane* lane = podLane(ref);
-  if (!lane) return "";
-  std::lock_guard lock(lane->mutex);
-  auto it = lane->pods.find(ref);
-  if (it == lane->pods.end() || it->second.node < 0) return "";
-  std::lock_guard nodes(nodesMutex_);
-  return nodes_[static_cast<size_t>(it->second.node)].name;
+  auto node = withPod(ObjectRef{ns, name}, [&](Lane&, auto& pod) {
+    if (pod.second.node < 0) return std::string();
+    std::lock_guard nodes(nodesMutex_);
+    return nodes_[static_cast<size_t>(pod.second.node)].name;
+  });
+  return node.value_or("");
 }
 
 size_t SimCluster::podCount() {

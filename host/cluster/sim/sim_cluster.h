@@ -11,6 +11,7 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -215,6 +216,34 @@ class SimCluster final : public ClusterBackend, public LaneSource {
     return it == shard.byKey.end() || it->second.lane < 0 ? nullptr : lanes_[static_cast<size_t>(it->second.lane)].get();
   }
   void unplace(IndexShard& shard, const std::string& key);
+  /// `use(lane, entry)` on the pod / group named by `ref`, under its lane's lock; nullopt (or
+  /// false for a void `use`) when there is none.
+  template <class Use>
+  auto withPod(ObjectRef ref, Use use) {
+    return within(podLane(ref), &Lane::pods, ref, use);
+  }
+  template <class Use>
+  auto withGroup(ObjectRef ref, Use use) {
+    return within(groupLane(ref), &Lane::groups, ref, use);
+  }
+  template <class Map, class Use>
+  auto within(Lane* lane, Map Lane::*map, ObjectRef ref, Use use)
+      -> std::optional<std::invoke_result_t<Use, Lane&, typename Map::value_type&>> {
+    if (!lane) return std::nullopt;
+    std::lock_guard lock(lane->mutex);
+    auto it = (lane->*map).find(ref);
+    if (it == (lane->*map).end()) return std::nullopt;
+    return use(*lane, *it);
+  }
+  /// A copy of the object `name` of `kind` in namespace `ns`, or nullopt.
+  template <class T>
+  std::optional<T> findObject(const std::string& ns, const std::string& name, std::map<std::string, T> Objects::*kind) {
+    std::shared_lock lock(objectsMutex_);
+    auto o = objects_.find(ns);
+    if (o == objects_.end()) return std::nullopt;
+    auto it = (o->second.*kind).find(name);
+    return it == (o->second.*kind).end() ? std::nullopt : std::optional<T>(it->second);
+  }
 
   // Lane lock held:
   ClusterEvent& emit(Lane& lane, ClusterEvent::Type type);  // a new event at the end of the lane

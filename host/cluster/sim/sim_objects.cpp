@@ -56,50 +56,35 @@ void SimCluster::eraseGroup(Lane& lane, const std::string& key) {
 
 ClusterStatus SimCluster::updatePodGroupSpec(const PodGroup& pg) {
   const ObjectRef ref{pg.metadata.namespace_, pg.metadata.name};
-  if (Lane* lane = groupLane(ref)) {
-    std::lock_guard lock(lane->mutex);
-    if (auto it = lane->groups.find(ref); it != lane->groups.end()) {
-      const bool newTimeout = it->second.pg.spec.scheduleTimeoutSeconds != pg.spec.scheduleTimeoutSeconds;
-      it->second.pg.spec = pg.spec;
-      if (newTimeout) armScheduleTimeout(it->second);
-      if (auto members = lane->groupPods.find(ref); members != lane->groupPods.end()) members->second.changed = ++changeSeq_;
-      it->second.placed = false;  // the next pass looks at it again
-      dirty_ = true;
-      return ClusterStatus::success();
-    }
-  }
-  return ClusterStatus::fail(ClusterErrc::NotFound, "podgroups \"" + pg.metadata.name + "\" not found");
+  auto updated = withGroup(ref, [&](Lane& lane, auto& entry) {
+    SimGroup& g = entry.second;
+    const bool newTimeout = g.pg.spec.scheduleTimeoutSeconds != pg.spec.scheduleTimeoutSeconds;
+    g.pg.spec = pg.spec;
+    if (newTimeout) armScheduleTimeout(g);
+    if (auto members = lane.groupPods.find(ref); members != lane.groupPods.end()) members->second.changed = ++changeSeq_;
+    g.placed = false;  // the next pass looks at it again
+    dirty_ = true;
+    return true;
+  });
+  return updated ? ClusterStatus::success()
+                 : ClusterStatus::fail(ClusterErrc::NotFound, "podgroups \"" + pg.metadata.name + "\" not found");
 }
 
 ClusterStatus SimCluster::deletePodGroup(const std::string& ns, const std::string& name) {
-  const ObjectRef ref{ns, name};
-  if (Lane* lane = groupLane(ref)) {
-    std::lock_guard lock(lane->mutex);
-    if (auto it = lane->groups.find(ref); it != lane->groups.end()) {
-      eraseGroup(*lane, std::string(it->first));
-      dirty_ = true;
-      return ClusterStatus::success();
-    }
-  }
-  return ClusterStatus::fail(ClusterErrc::NotFound, "podgroups \"" + name + "\" not found");
+  auto deleted = withGroup(ObjectRef{ns, name}, [&](Lane& lane, auto& entry) {
+    eraseGroup(lane, std::string(entry.first));
+    dirty_ = true;
+    return true;
+  });
+  return deleted ? ClusterStatus::success() : ClusterStatus::fail(ClusterErrc::NotFound, "podgroups \"" + name + "\" not found");
 }
 
 std::optional<PodGroup> SimCluster::getPodGroup(const std::string& ns, const std::string& name) {
-  const ObjectRef ref{ns, name};
-  Lane* lane = groupLane(ref);
-  if (!lane) return std::nullopt;
-  std::lock_guard lock(lane->mutex);
-  auto it = lane->groups.find(ref);
-  return it == lane->groups.end() ? std::nullopt : std::optional<PodGroup>(it->second.pg);
+  return withGroup(ObjectRef{ns, name}, [](Lane&, auto& group) { return group.second.pg; });
 }
 
 std::optional<std::string> SimCluster::podGroupPhase(const std::string& ns, const std::string& name) {
-  const ObjectRef ref{ns, name};
-  Lane* lane = groupLane(ref);
-  if (!lane) return std::nullopt;
-  std::lock_guard lock(lane->mutex);
-  auto it = lane->groups.find(ref);
-  return it == lane->groups.end() ? std::nullopt : std::optional<std::string>(it->second.pg.status.phase);
+  return withGroup(ObjectRef{ns, name}, [](Lane&, auto& group) { return group.second.pg.status.phase; });
 }
 
 ClusterStatus SimCluster::createPvc(const std::string& ns, const std::string& name, const std::string& ownerUid) {
@@ -146,19 +131,11 @@ ClusterStatus SimCluster::removeObject(const std::string& ns, ObjectKind kind, c
 }
 
 std::optional<ConfigMap> SimCluster::getConfigMap(const std::string& ns, const std::string& name) {
-  std::shared_lock lock(objectsMutex_);
-  auto o = objects_.find(ns);
-  if (o == objects_.end()) return std::nullopt;
-  auto it = o->second.configMaps.find(name);
-  return it == o->second.configMaps.end() ? std::nullopt : std::optional<ConfigMap>(it->second);
+  return findObject(ns, name, &Objects::configMaps);
 }
 
 std::optional<Secret> SimCluster::getSecret(const std::string& ns, const std::string& name) {
-  std::shared_lock lock(objectsMutex_);
-  auto o = objects_.find(ns);
-  if (o == objects_.end()) return std::nullopt;
-  auto it = o->second.secrets.find(name);
-  return it == o->second.secrets.end() ? std::nullopt : std::optional<Secret>(it->second);
+  return findObject(ns, name, &Objects::secrets);
 }
 
 bool SimCluster::hasConfigMapData(const std::string& ns, const std::string& name,
