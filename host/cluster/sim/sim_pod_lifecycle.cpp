@@ -11,7 +11,7 @@ void SimCluster::scheduleDue(Lane& lane, int64_t delayMs, Due due) {
   auto [slot, fresh] = lane.timeline.try_emplace(at);
   slot->second.push_back(std::move(due));
   if (!fresh) return;
-  clock_.schedule(at - clock_.now(), [this, life = lifeline_, &lane, at] {
+  clock_.schedule(at - clock_.now(), [life = lifeline_, &lane, at] {
     life->run([&] {
       std::lock_guard lock(lane.mutex);
       auto it = lane.timeline.find(at);
