@@ -88,8 +88,9 @@ class Controller final : private ClusterListener {
   /// While open, a worker whose round ran out of requests takes its lane and starts its next
   /// round (the driver settling an instant); while closed, events and later rounds wait.
   void openLanes(bool open) { pool_.openRounds(open); }
-  /// Has every worker take its lane (lanes open).
-  void kickLanes() { pool_.kick(); }
+  /// Has every worker that has something waiting take its lane and go on with its rounds (lanes
+  /// open). `pending(worker)`: whether that worker's lane has something.
+  void kickLanes(const std::function<bool(size_t worker)>& pending) { pool_.kick(pending); }
   size_t workers() const { return pool_.size(); }
   /// The worker of job ns/name (Volcano's FNV-1 routing).
   size_t workerOf(std::string_view ns, std::string_view name) const {

@@ -223,8 +223,15 @@ void WorkerPool::idle(Worker& w) {
   }
 }
 
-void WorkerPool::kick() {
-  for (auto& w : workers_) post(w->index, [this, worker = w.get()] { idle(*worker); });
+void WorkerPool::kick(const std::function<bool(size_t worker)>& pending) {
+  for (auto& w : workers_) {
+    bool deferred;
+    {
+      std::lock_guard lock(w->mutex);
+      deferred = !w->deferredJobs.empty();
+    }
+    if (deferred || pending(w->index)) post(w->index, [this, worker = w.get()] { idle(*worker); });
+  }
 }
 
 void WorkerPool::addRateLimited(const Request& req) {

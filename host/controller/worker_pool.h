@@ -82,8 +82,9 @@ class WorkerPool {
   /// Opens (or closes) the workers' rounds: only while open does a worker whose round ran out of
   /// requests call its idle hook and start its next round; while closed the rest waits.
   void openRounds(bool open) { roundsOpen_ = open; }
-  /// Has every worker look for work through its idle hook (rounds open).
-  void kick();
+  /// Has every worker look for work through its idle hook (rounds open) when it has requests
+  /// waiting for a round or `pending(worker)` says its hook will find some.
+  void kick(const std::function<bool(size_t worker)>& pending);
 
   /// Blocks until no runnable request is queued or running and no posted task is pending.
   void waitForIdle();

@@ -70,7 +70,8 @@ class SimCluster final : public ClusterBackend, public LaneSource {
   /// Applies script actions (evictions, lost nodes); without lanes also the due pod transitions,
   /// then delivers every waiting event to the listener as one batch. False when nothing happened.
   bool deliver();
-  /// Lanes: whether some lane has events or due transitions waiting.
+  /// Lanes: whether lane `lane` (or some lane) has events or due transitions waiting.
+  bool lanePending(size_t lane);
   bool lanesPending();
   bool takeLane(size_t lane, std::vector<ClusterEvent>& out) override;
   /// Runs one gang-scheduler pass if anything changed since the last one (its events wait in the

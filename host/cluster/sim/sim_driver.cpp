@@ -8,7 +8,7 @@ void SimDriver::settle() {
   controller_.openLanes(true);
   for (;;) {
     cluster_.deliver();  // script actions (evictions, lost nodes), into the lanes
-    controller_.kickLanes();
+    controller_.kickLanes([this](size_t lane) { return cluster_.lanePending(lane); });
     controller_.waitForIdle();
     if (!cluster_.lanesPending() && !cluster_.schedule()) break;  // the scheduler acts once all else is quiet
   }

@@ -172,11 +172,15 @@ bool SimCluster::takeLane(size_t index, std::vector<ClusterEvent>& out) {
   return any;
 }
 
+bool SimCluster::lanePending(size_t index) {
+  Lane& lane = *lanes_[index];
+  std::lock_guard lock(lane.mutex);
+  return !lane.due.empty() || !lane.events.empty();
+}
+
 bool SimCluster::lanesPending() {
-  for (auto& lane : lanes_) {
-    std::lock_guard lock(lane->mutex);
-    if (!lane->due.empty() || !lane->events.empty()) return true;
-  }
+  for (size_t i = 0; i < lanes_.size(); ++i)
+    if (lanePending(i)) return true;
   return false;
 }
 
