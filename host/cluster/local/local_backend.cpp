@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "host/cluster/local/local_backend_internal.h"
@@ -41,6 +42,7 @@ LocalBackend::LocalBackend(const LocalBackendConfig& config, Tuning tuning, std:
       isolation_(isolation),
       capacity_(machineCapacity(config)),
       loopback_(std::move(loopback)),
+      starters_(std::clamp(std::thread::hardware_concurrency(), 2U, 8U)),
       guard_(io_.get_executor()),
       deadlineTimer_(io_) {
   char host[256] = {0};
@@ -63,6 +65,7 @@ LocalBackend::~LocalBackend() {
     std::unique_lock lock(mutex_);
     runsChanged_.wait_for(lock, std::chrono::seconds(30), [&] { return liveRuns_ == 0; });
   }
+  starters_.join();  // only now: containers die with the thread that started them
   guard_.reset();
   io_.stop();
   loop_.join();
