@@ -97,9 +97,12 @@ void PodRun::launch(Slot& slot) {
   auto start = startOf(c, slot.env, slot.workingDir);
   if (!start) return startFailed(slot, start.error());
   slot.starting = true;
-  asio::post(*spec_.starters, [self = shared_from_this(), s = &slot, start = std::move(*start)] {
+  asio::post(*spec_.starters, [self = shared_from_this(), s = &slot, start = std::move(*start)]() mutable {
     auto spawned = startContainer(start);  // on a starter thread: touches no member
-    asio::post(self->io_, [self, s, spawned = std::move(spawned)]() mutable { self->onStarted(*s, std::move(spawned)); });
+    auto& io = self->io_;  // the reference moves on: this thread never drops the last one
+    asio::post(io, [self = std::move(self), s, spawned = std::move(spawned)]() mutable {
+      self->onStarted(*s, std::move(spawned));
+    });
   });
 }
 
