@@ -120,7 +120,8 @@ void BM_DirectSpawn64(benchmark::State& state) {
 }
 
 // The isolation alone: 64 native containers of `true` (hostname, /etc/hosts and /etc/hostname
-// bound, as a pod gets), started and reaped without the controller.
+// bound, as a pod gets), started one after another on this thread and reaped, without the
+// controller (the backend starts a sync's containers on several threads at once).
 void BM_NativeSpawn64(benchmark::State& state) {
   if (!local::nativeTrial().empty()) return state.SkipWithError(local::nativeTrial().c_str());
   local::SpawnRequest request;

@@ -1,9 +1,13 @@
 // Test helpers for LocalBackend tests: a listener recording every cluster event (waiters wake on
-// each batch), queries over the recorded pod states, shell containers and pods, file reading.
+// each batch), queries over the recorded pod states, shell containers and pods, file reading, and
+// the host processes a pod's containers started.
 #pragma once
+
+#include <sys/types.h>
 
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <mutex>
@@ -91,6 +95,20 @@ inline std::string readFile(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+/// Host processes whose environment names the pod directory `podDir` as their sandbox: every
+/// process a container of that pod started, daemons included.
+inline std::vector<pid_t> processesOf(const std::string& podDir) {
+  std::vector<pid_t> out;
+  const std::string marker = std::string("JOBHOST_SANDBOX=") + podDir + '\0';
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (readFile((e.path() / "environ").string()).find(marker) != std::string::npos) out.push_back(std::stoi(name));
+  }
+  return out;
 }
 
 }  // namespace jobhost::testing_local

@@ -1,6 +1,7 @@
 // LocalBackend with real processes under each isolation mode: phases and exit codes, init
-// containers, restarts in place, TERM then KILL on deletion, gang admission and queueing,
-// scheduleTimeoutSeconds (reported by an event), readiness probes. Waits on events, never on time.
+// containers, restarts in place, TERM then KILL on deletion, pods started or deleted together (their
+// starts overlap), gang admission and queueing, scheduleTimeoutSeconds (reported by an event),
+// readiness probes. Waits on events, never on time.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
@@ -135,6 +136,44 @@ TEST_P(LocalBackendTest, DeletionSendsTermThenKillAfterTheGracePeriod) {
   EXPECT_EQ(lastState(events, "stubborn")->status.containerStatuses[0].terminated->exitCode, 137);
   EXPECT_TRUE(lastState(events, "stubborn")->deletionTimestamp.has_value());
   for (pid_t pid : pids) EXPECT_NE(::kill(pid, 0), 0) << pid;
+  EXPECT_TRUE(backend_->processIds().empty());
+}
+
+// Pods created together start on several threads at once: each keeps its own exit code and log.
+TEST_P(LocalBackendTest, PodsStartedTogetherKeepTheirOwnExitCodesAndLogs) {
+  start();
+  constexpr int kPods = 24;
+  auto name = [](int i) { return "many-" + std::to_string(i); };
+  for (int i = 0; i < kPods; ++i) create(makePod(name(i), {shell("main", "echo \"$HOSTNAME\"; exit " + std::to_string(i % 5))}));
+  ASSERT_TRUE(recorder_.waitFor([&](auto& ev) {
+    for (int i = 0; i < kPods; ++i)
+      if (!podIs(ev, name(i), i % 5 == 0 ? PodPhase::Succeeded : PodPhase::Failed)) return false;
+    return true;
+  }));
+  const auto events = recorder_.events();
+  for (int i = 0; i < kPods; ++i) {
+    const auto terminated = lastState(events, name(i))->status.containerStatuses[0].terminated;
+    ASSERT_TRUE(terminated) << name(i);
+    EXPECT_EQ(terminated->exitCode, i % 5) << name(i);
+    EXPECT_EQ(readFile(podDir(name(i)) + "/logs/main.log"), name(i) + "\n");
+  }
+}
+
+// Pods deleted at once after their creation, while their containers may still be starting: once
+// every deletion is reported, no process of theirs is left (isolated: not even a setsid'd one).
+TEST_P(LocalBackendTest, PodsDeletedWhileStartingLeaveNoProcess) {
+  start();
+  constexpr int kPods = 16;
+  auto name = [](int i) { return "doomed-" + std::to_string(i); };
+  const std::string script = GetParam() == "none" ? "exec sleep 1000" : "setsid sleep 1000 & exec sleep 1000";
+  for (int i = 0; i < kPods; ++i) create(makePod(name(i), {shell("main", script)}));
+  for (int i = 0; i < kPods; ++i) ASSERT_TRUE(backend_->deletePod("test", name(i)).ok());
+  ASSERT_TRUE(recorder_.waitFor([&](auto& ev) {
+    for (int i = 0; i < kPods; ++i)
+      if (!deleted(ev, name(i))) return false;
+    return true;
+  }));
+  for (int i = 0; i < kPods; ++i) EXPECT_EQ(processesOf(podDir(name(i))), std::vector<pid_t>{}) << name(i);
   EXPECT_TRUE(backend_->processIds().empty());
 }
 

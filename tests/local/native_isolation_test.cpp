@@ -1,7 +1,8 @@
 // Native isolation, observed from inside the containers: volumes at their mountPath (missing on the
 // host, so shadowed — under /etc, /root and / itself) with their modes, the pod's hostname and
-// /etc/hosts, PID 1 being the init, leftovers killed with the command, TERM reaching the command,
-// probes inside the namespaces, start errors, commands ending at once; plus the isolation setting.
+// /etc/hosts, PID 1 being the init, leftovers killed with the command, pods started together seeing
+// only their own, TERM reaching the command, probes inside the namespaces, start errors, commands
+// ending at once; plus the isolation setting.
 // Waits on events only.
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -77,19 +78,7 @@ class NativeIsolationTest : public ::testing::Test {
   }
   std::string podDir(const std::string& pod) { return backend_->jobDir("test", "tjob") + "/" + pod; }
   PodState finalState(const std::string& pod) { return lastState(recorder_.events(), pod).value(); }
-
-  // Host processes whose environment names `pod`'s sandbox (every process a container started).
-  std::vector<pid_t> processesOf(const std::string& pod) {
-    std::vector<pid_t> out;
-    const std::string marker = std::string("JOBHOST_SANDBOX=") + podDir(pod) + '\0';
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator("/proc", ec)) {
-      const std::string name = e.path().filename().string();
-      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-      if (readFile((e.path() / "environ").string()).find(marker) != std::string::npos) out.push_back(std::stoi(name));
-    }
-    return out;
-  }
+  std::vector<pid_t> processesOf(const std::string& pod) { return testing_local::processesOf(podDir(pod)); }
 
   std::string dir_;
   Recorder recorder_;
@@ -125,6 +114,36 @@ setsid sleep 1000 &
   EXPECT_FALSE(fs::exists(kEtcDir));                          // nothing was created on the host
   EXPECT_FALSE(fs::exists(kTopDir));
   EXPECT_EQ(fs::exists("/root/.ssh"), hostHadSsh);
+}
+
+// Pods whose containers start at the same time, with an emptyDir at the same (shadowed) mountPath:
+// each sees its own volume, hostname and address only.
+TEST_F(NativeIsolationTest, PodsStartedTogetherSeeOnlyTheirOwnVolumesHostnameAndAddress) {
+  constexpr int kPods = 12;
+  auto name = [](int i) { return "own-" + std::to_string(i); };
+  for (int i = 0; i < kPods; ++i) {
+    Container c = shell("main", "cd " + kTopDir + "/scratch && touch \"$(uname -n)\" && ls && cat /etc/hostname && "
+                                "getent hosts \"$(uname -n)\" | awk '{print $1}'");
+    c.volumeMounts = {{"scratch", kTopDir + "/scratch", "", false, {}}};
+    Pod pod = makePod(name(i), {c});
+    Volume scratch;
+    scratch.name = "scratch";
+    scratch.emptyDir = EmptyDirVolumeSource{};
+    pod.spec.volumes = {scratch};
+    create(pod);
+  }
+  ASSERT_TRUE(recorder_.waitFor([&](auto& ev) {
+    for (int i = 0; i < kPods; ++i)
+      if (!podIs(ev, name(i), PodPhase::Succeeded)) return false;
+    return true;
+  }));
+  for (int i = 0; i < kPods; ++i) {
+    const std::string ip = finalState(name(i)).status.podIP;
+    ASSERT_FALSE(ip.empty());
+    EXPECT_EQ(readFile(podDir(name(i)) + "/logs/main.log"), name(i) + "\n" + name(i) + "\n" + ip + "\n");
+    EXPECT_TRUE(fs::exists(podDir(name(i)) + "/volumes/scratch/" + name(i)));
+  }
+  EXPECT_FALSE(fs::exists(kTopDir));
 }
 
 TEST_F(NativeIsolationTest, TermReachesTheCommandAndTheProbeRunsInsideTheNamespaces) {

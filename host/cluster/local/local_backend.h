@@ -18,6 +18,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
 
 #include "host/cluster/backend.h"
 #include "host/cluster/local/capacity.h"
@@ -134,6 +135,7 @@ class LocalBackend final : public ClusterBackend {
   std::atomic<bool> schedulePending_{false};
 
   local::EventStream events_;
+  boost::asio::thread_pool starters_;  // container starts (PodRun), so that they overlap
   boost::asio::io_context io_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard_;
   boost::asio::steady_timer deadlineTimer_;

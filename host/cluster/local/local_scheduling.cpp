@@ -115,6 +115,7 @@ void LocalBackend::startPod(const std::string& key, const std::string& uid) {
   spec.gracePeriodSeconds = config_.gracePeriodSeconds;
   spec.restartBackoffMs = tuning_.restartBackoffMs;
   spec.maxBackoffMs = tuning_.maxRestartBackoffMs;
+  spec.starters = &starters_;
   if (Status st = prepareSandbox(spec.layout, *spec.pod, spec.env.objects, isolation_ != Isolation::None); !st) {
     // Like a kubelet's FailedMount: the pod stays Pending (holding its place) and is retried.
     log::get("local")->warn("pod {}: {}", key, st.message());

@@ -1,6 +1,6 @@
-// PodRun (see pod_run.h): container processes, exits, restarts with back-off, readiness and the
-// pod phase, on the backend loop. A plain container's leftover processes in its group die with its
-// main one; an isolated container's die with its PID namespace.
+// PodRun (see pod_run.h): container processes (started on a starter thread), exits, restarts with
+// back-off, readiness and the pod phase, on the backend loop. A plain container's leftover processes
+// in its group die with its main one; an isolated container's die with its PID namespace.
 #include "host/cluster/local/pod_run.h"
 
 #include <fcntl.h>
@@ -9,7 +9,6 @@
 
 #include <algorithm>
 
-#include "host/cluster/local/bwrap.h"
 #include "host/cluster/local/hosts_file.h"
 #include "host/cluster/local/native_container.h"
 
@@ -90,23 +89,66 @@ void PodRun::launch(Slot& slot) {
     return retryLater(slot, 1000, false);
   }
   slot.env = std::move(*env);
-  const std::string workingDir = c.workingDir.empty() ? spec_.layout.root : c.workingDir;
-  auto spawned = spawn(c, slot.env, workingDir);
   if (status_.reason == "CreateContainerConfigError") {
     status_.reason.clear();
     status_.message.clear();
   }
+  slot.workingDir = c.workingDir.empty() ? spec_.layout.root : c.workingDir;
+  auto start = startOf(c, slot.env, slot.workingDir);
+  if (!start) return startFailed(slot, start.error());
+  slot.starting = true;
+  asio::post(*spec_.starters, [self = shared_from_this(), s = &slot, start = std::move(*start)]() mutable {
+    auto spawned = startContainer(start);  // on a starter thread: touches no member
+    auto& io = self->io_;  // the reference moves on: this thread never drops the last one
+    asio::post(io, [self = std::move(self), s, spawned = std::move(spawned)]() mutable {
+      self->onStarted(*s, std::move(spawned));
+    });
+  });
+}
+
+// What starting the container means under the pod's isolation: native or bwrap (the pod's mounts,
+// hostname and /etc/hosts in new namespaces), or plain.
+Expected<ContainerStart> PodRun::startOf(const Container& c, const std::vector<std::pair<std::string, std::string>>& env,
+                                         const std::string& workingDir) const {
+  using R = Expected<ContainerStart>;
+  auto mounts = containerMounts(spec_.layout, *spec_.pod, c);
+  if (!mounts) return R::failure(mounts.error());
+  ContainerStart start;
+  start.isolation = spec_.isolation;
+  start.request.env = env;
+  start.request.logFile = spec_.layout.logFile(c.name);
+  start.request.argv = containerArgv(c, env);
+  if (start.request.argv.empty()) return R::failure("no command: the container sets neither command nor args");
+  if (spec_.isolation == Isolation::None)
+    start.request.workingDir = workingDir;
+  else
+    start.sandbox = ContainerSandbox{podHostname(*spec_.pod), spec_.hostsFile, spec_.layout.hostnameFile(),
+                                     std::move(*mounts), workingDir};
+  return start;
+}
+
+void PodRun::onStarted(Slot& slot, Expected<Spawned> spawned) {
+  slot.starting = false;
   if (!spawned) return startFailed(slot, spawned.error());
+  const Container& c = *slot.spec;
   ContainerStatus& cs = statusOf(slot);
   slot.pid = spawned->pid;
   slot.statusFd = spawned->statusFd;
   slot.startedAt = std::chrono::steady_clock::now();
   slot.exited = std::make_unique<asio::posix::stream_descriptor>(io_, spawned->pidfd);
+  slot.exited->async_wait(asio::posix::stream_descriptor::wait_read,
+                          [this, self = shared_from_this(), s = &slot](const boost::system::error_code&) {
+                            onProcessExit(*s);
+                          });
+  if (terminating_) {  // deleted while it started: it never ran for the pod, so no grace period
+    signalContainer(slot.pid, SIGKILL, false);
+    return;
+  }
   cs.running = true;
   cs.terminated.reset();
   cs.ready = !slot.init && !readinessProbeOf(c);
   if (auto probe = readinessProbeOf(c); probe && !slot.init) {
-    ProbeTarget target{slot.pid, spec_.isolation, slot.env, workingDir, status_.podIP};
+    ProbeTarget target{slot.pid, spec_.isolation, slot.env, slot.workingDir, status_.podIP};
     const size_t index = slot.index;
     slot.prober = std::make_shared<ReadinessProber>(io_, *probe, std::move(target),
                                                     [this, self = shared_from_this(), index](bool ready) {
@@ -115,39 +157,8 @@ void PodRun::launch(Slot& slot) {
                                                     });
     slot.prober->start();
   }
-  slot.exited->async_wait(asio::posix::stream_descriptor::wait_read,
-                          [this, self = shared_from_this(), s = &slot](const boost::system::error_code&) {
-                            onProcessExit(*s);
-                          });
   updatePhase();
   publish();
-}
-
-// The container's process under the pod's isolation: native or bwrap (the pod's mounts, hostname
-// and /etc/hosts in new namespaces), or plain.
-Expected<Spawned> PodRun::spawn(const Container& c, const std::vector<std::pair<std::string, std::string>>& env,
-                                const std::string& workingDir) {
-  using R = Expected<Spawned>;
-  auto mounts = containerMounts(spec_.layout, *spec_.pod, c);
-  if (!mounts) return R::failure(mounts.error());
-  SpawnRequest req;
-  req.env = env;
-  req.logFile = spec_.layout.logFile(c.name);
-  req.argv = containerArgv(c, env);
-  if (req.argv.empty()) return R::failure("no command: the container sets neither command nor args");
-  if (spec_.isolation == Isolation::None) {
-    req.workingDir = workingDir;
-    return spawnProcess(req);
-  }
-  const ContainerSandbox sandbox{podHostname(*spec_.pod), spec_.hostsFile, spec_.layout.hostnameFile(), *mounts,
-                                 workingDir};
-  if (spec_.isolation == Isolation::Native) return spawnNative(req, sandbox);
-  auto argv = bwrapArgs(sandbox);
-  // bwrap itself is found along jobhost's PATH; the command along the container's.
-  if (auto path = findExecutable("bwrap", ::getenv("PATH") ? ::getenv("PATH") : ""); !path.empty()) argv[0] = path;
-  argv.insert(argv.end(), req.argv.begin(), req.argv.end());
-  req.argv = std::move(argv);
-  return spawnProcess(req);
 }
 
 void PodRun::onProcessExit(Slot& slot) {
@@ -292,11 +303,18 @@ void PodRun::kill() {
 }
 
 void PodRun::maybeGone() {
-  if (!terminating_ || gone_ || !processIds().empty()) return;
+  if (!terminating_ || gone_ || !processIds().empty() || starting()) return;
   killTimer_.cancel();
   termTimer_.cancel();
   gone_ = true;
   onGone_();
+}
+
+bool PodRun::starting() const {
+  for (const auto* list : {&inits_, &mains_})
+    for (const auto& s : *list)
+      if (s.starting) return true;
+  return false;
 }
 
 std::vector<pid_t> PodRun::processIds() const {

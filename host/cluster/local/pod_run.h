@@ -1,7 +1,8 @@
 // One started pod: its init containers in order (each must succeed), then all its containers as
 // processes (native, bwrap or plain), restarts per restartPolicy with back-off and restart counts,
 // readiness, the pod phase from the real exits, and termination (TERM, KILL after the grace period).
-// Every member runs on the backend's loop thread.
+// Every member runs on the backend's loop thread; the container starts themselves run on the
+// starter threads, so that the starts of many pods overlap.
 #pragma once
 
 #include <sys/types.h>
@@ -15,8 +16,10 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
 
 #include "host/cluster/local/container_env.h"
+#include "host/cluster/local/container_start.h"
 #include "host/cluster/local/isolation.h"
 #include "host/cluster/local/process.h"
 #include "host/cluster/local/readiness_probe.h"
@@ -34,6 +37,7 @@ struct PodRunSpec {
   int gracePeriodSeconds = 5;
   int restartBackoffMs = 1000;  // first restart delay; doubles per crash up to maxBackoffMs
   int maxBackoffMs = 30000;
+  boost::asio::thread_pool* starters = nullptr;  // where containers start; lives as long as they run
 };
 
 class PodRun : public std::enable_shared_from_this<PodRun> {
@@ -44,8 +48,9 @@ class PodRun : public std::enable_shared_from_this<PodRun> {
 
   /// Starts the pod from `initial` (podIP and nodeName set, phase Pending).
   void start(PodStatus initial);
-  /// Stops the pod: no more restarts, TERM now, KILL after the grace period; onGone once every
-  /// process has exited (at once when none runs).
+  /// Stops the pod: no more restarts, TERM now, KILL after the grace period (a container whose
+  /// start completes later is killed at once); onGone once every process has exited and no start
+  /// is under way (at once when none runs).
   void terminate();
   /// terminate() without a grace period: KILL now (shutdown, a second Ctrl-C).
   void kill();
@@ -63,16 +68,20 @@ class PodRun : public std::enable_shared_from_this<PodRun> {
     std::unique_ptr<boost::asio::steady_timer> retry;
     std::shared_ptr<ReadinessProber> prober;
     std::vector<std::pair<std::string, std::string>> env;
+    std::string workingDir;
     std::chrono::steady_clock::time_point startedAt;
     int backoffMs = 0;
     bool probed = false;
-    bool done = false;  // terminated and will not start again
+    bool starting = false;  // its start runs on a starter thread
+    bool done = false;      // terminated and will not start again
     bool termSent = false;
   };
 
   void launch(Slot& slot);
-  Expected<Spawned> spawn(const Container& c, const std::vector<std::pair<std::string, std::string>>& env,
-                          const std::string& workingDir);
+  Expected<ContainerStart> startOf(const Container& c, const std::vector<std::pair<std::string, std::string>>& env,
+                                   const std::string& workingDir) const;
+  void onStarted(Slot& slot, Expected<Spawned> spawned);
+  bool starting() const;  // a start runs on a starter thread
   void onProcessExit(Slot& slot);
   void startFailed(Slot& slot, const std::string& error);
   void startMains();
