@@ -2,6 +2,9 @@
 // helper threads and the watchdog may outlive static destruction at exit.
 #include "host/plugin/call_deadline.h"
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -20,7 +23,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr uint64_t kAbandoned = ~uint64_t{0};  // call state once the watchdog gave up on a call
-enum : uint32_t { kIdle, kTask, kDone, kTimedOut, kStop };
+// A flag's values. kSleeping: its waiter sleeps on it (only then does setting it cost a wake-up).
+enum : uint32_t { kIdle, kSleeping, kTask, kDone, kTimedOut, kStop };
 
 int64_t nowNs() { return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count(); }
 
@@ -81,8 +85,14 @@ uint32_t awaitNotIdle(std::atomic<uint32_t>& flag) {
       if ((v = flag.load(std::memory_order_acquire)) != kIdle) return v;
     }
   } while (Clock::now() < until);
-  while ((v = flag.load(std::memory_order_acquire)) == kIdle) futexWait(flag, kIdle);
+  if (!flag.compare_exchange_strong(v, kSleeping, std::memory_order_acq_rel)) return v;
+  while ((v = flag.load(std::memory_order_acquire)) == kSleeping) futexWait(flag, kSleeping);
   return v;
+}
+
+/// Sets `flag` to `value`, waking its waiter if it sleeps (a system call only then).
+void signal(std::atomic<uint32_t>& flag, uint32_t value) {
+  if (flag.exchange(value, std::memory_order_acq_rel) == kSleeping) futexWake(flag);
 }
 
 void parkForever() {
@@ -108,8 +118,7 @@ void check(Runner& r, int64_t now) {
   int64_t dl = r.deadlineNs.load(std::memory_order_acquire);
   if (now < dl || !r.call.compare_exchange_strong(c, kAbandoned, std::memory_order_acq_rel)) return;
   quarantine(r);
-  r.done.store(kTimedOut, std::memory_order_release);
-  futexWake(r.done);
+  signal(r.done, kTimedOut);
 }
 
 void watchdog() {
@@ -137,8 +146,7 @@ void serve(std::shared_ptr<Runner> r) {
     if (t == kStop) return;
     r->task.store(kIdle, std::memory_order_relaxed);
     r->result = r->fn(r->arg);
-    r->done.store(kDone, std::memory_order_release);
-    futexWake(r->done);
+    signal(r->done, kDone);
   }
 }
 
@@ -150,9 +158,20 @@ struct Guard {
   std::thread thread;
   ~Guard() {
     if (!runner) return;
-    runner->task.store(kStop, std::memory_order_release);
-    futexWake(runner->task);
+    signal(runner->task, kStop);
     thread.join();
+  }
+  int cpu = -1;  // the processor the guard thread is kept on: its caller's at the last handoff
+  /// Keeps the guard thread on the caller's current processor: the caller sleeps while the guard
+  /// works on the caller's objects, so they stay in that processor's cache (a 65-pod render took
+  /// 830 us with the guard on the other processor, 630 us on the same one).
+  void followCaller() {
+    const int now = sched_getcpu();
+    if (now < 0 || now == cpu) return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(now, &set);
+    if (pthread_setaffinity_np(thread.native_handle(), sizeof set, &set) == 0) cpu = now;
   }
   void abandon() {
     thread.detach();
@@ -231,8 +250,8 @@ Status runGuarded(Status (*fn)(void*), void* arg, bool nameCall) {
   Runner& r = runner();
   r.fn = fn;
   r.arg = arg;
-  r.task.store(kTask, std::memory_order_release);
-  futexWake(r.task);
+  tlGuard.followCaller();
+  signal(r.task, kTask);
   const uint32_t d = awaitNotIdle(r.done);
   r.done.store(kIdle, std::memory_order_relaxed);
   if (d == kDone) return std::move(r.result);
