@@ -5,12 +5,13 @@
 #include <vector>
 
 #include "host/controller/controller.h"
+#include "host/workload/names.h"
 
 namespace jobhost {
 namespace {
 
 /// Annotation and label keys as strings, so map lookups on the event path do not allocate.
-const std::string kJobNameKey(keys::JobName), kPartitionKey(keys::PartitionId), kVolcanoPrefix("volcano.sh/");
+const std::string kPartitionKey(keys::PartitionId), kVolcanoPrefix("volcano.sh/");
 
 /// The parts of a pod the handlers need; nullopt when it is not a Volcano job's pod. The strings
 /// point into the pod, which outlives the facts.
@@ -126,25 +127,19 @@ bool podRequest(const PodState& state, const PodFacts& facts, std::string_view e
 /// FNV-1 of "ns/name" (the job's worker and cache shard) of the job a cluster event is about;
 /// false when it is about no Volcano job.
 bool eventJobHash(const ClusterEvent& ev, uint32_t& hash) {
-  auto of = [&](const std::string& ns, const std::string& name) {
-    hash = fnv1Hash32(name, fnv1Hash32("/", fnv1Hash32(ns)));
+  auto of = [&](std::string_view ns, std::string_view name) {
+    hash = jobKeyHash(ns, name);
     return true;
   };
   switch (ev.type) {
     case ClusterEvent::Type::PodAdded:
     case ClusterEvent::Type::PodUpdated:
     case ClusterEvent::Type::PodDeleted: {
-      const auto& ann = ev.pod.object->metadata.annotations;
-      auto job = ann.find(kJobNameKey);
-      return job != ann.end() && of(ev.pod.namespace_(), job->second);
+      const std::string* job = podJobName(*ev.pod.object);
+      return job && of(ev.pod.namespace_(), *job);
     }
-    case ClusterEvent::Type::PodGroupUpdated: {
-      const PodGroup& pg = *ev.podGroup;
-      const std::string* name = &pg.metadata.name;
-      for (const auto& ref : pg.metadata.ownerReferences)
-        if (ref.kind == "Job") name = &ref.name;
-      return of(pg.metadata.namespace_, *name);
-    }
+    case ClusterEvent::Type::PodGroupUpdated:
+      return of(ev.podGroup->metadata.namespace_, podGroupJobName(*ev.podGroup));
     case ClusterEvent::Type::JobChanged:
       return of(ev.namespace_, ev.jobName);
   }
@@ -269,14 +264,12 @@ bool Controller::podDeleted(const PodState& pod, Request& req) {
 
 bool Controller::podGroupUpdated(const ClusterEvent& ev, Request& req) {
   const PodGroup& pg = *ev.podGroup;
-  const std::string* job = &pg.metadata.name;
-  for (const auto& ref : pg.metadata.ownerReferences)
-    if (ref.kind == "Job") job = &ref.name;
-  if (auto entry = cache_.lockExisting(jobKeyOf(pg.metadata.namespace_, *job));
+  const std::string& job = podGroupJobName(pg);
+  if (auto entry = cache_.lockExisting(jobKeyOf(pg.metadata.namespace_, job));
       entry && entry->podGroup.known && entry->podGroup.phase && entry->podGroup.name == pg.metadata.name)
     entry->podGroup.phase = pg.status.phase;  // the lister's copy (one known to be deleted stays so)
   if (pg.status.phase == ev.oldPodGroupPhase) return false;
-  setRequest(req, pg.metadata.namespace_, *job, pg.status.phase == "Unknown" ? events::JobUnknown : "");
+  setRequest(req, pg.metadata.namespace_, job, pg.status.phase == "Unknown" ? events::JobUnknown : "");
   return true;
 }
 

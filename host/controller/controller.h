@@ -94,7 +94,7 @@ class Controller final : private ClusterListener {
   size_t workers() const { return pool_.size(); }
   /// The worker of job ns/name (Volcano's FNV-1 routing).
   size_t workerOf(std::string_view ns, std::string_view name) const {
-    return fnv1Hash32(name, fnv1Hash32("/", fnv1Hash32(ns))) % pool_.size();
+    return jobKeyHash(ns, name) % pool_.size();
   }
 
   /// Blocks until no request, command or posted task is queued or running.

@@ -13,17 +13,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include "host/common/object_key.h"
 #include "host/controller/clock.h"
 #include "host/controller/entry_lock.h"
 #include "jobhost/job.h"
 
 namespace jobhost {
-
-/// Transparent string hashing, so maps keyed by std::string are searched with a string_view.
-struct StringHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
 
 /// Counters over every pod carrying one task-spec key (TaskCompleted / TaskFailed).
 struct TaskKeyCounts {
@@ -177,7 +172,7 @@ class JobCache {
  private:
   struct Shard {
     mutable std::mutex mutex;
-    std::unordered_map<std::string, std::shared_ptr<JobEntry>, StringHash, std::equal_to<>> entries;
+    std::unordered_map<std::string, std::shared_ptr<JobEntry>, ObjectKeyHash, ObjectKeyEqual> entries;  // by job key
   };
   Shard& shardOf(std::string_view key) const;
   std::shared_ptr<JobEntry> find(std::string_view key) const;

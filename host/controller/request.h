@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "host/common/object_key.h"
+
 namespace jobhost {
 
 struct Request {
@@ -38,17 +40,13 @@ struct RequestHash {
 /// `hash` to continue it over more bytes.
 uint32_t fnv1Hash32(std::string_view text, uint32_t hash = 2166136261u);
 
-/// fnv1Hash32(r.jobKey()) without building the key.
-inline uint32_t jobKeyHash(const Request& r) {
-  return fnv1Hash32(r.jobName, fnv1Hash32("/", fnv1Hash32(r.namespace_)));
+/// fnv1Hash32 of the job key "ns/name" without building the key: what routes a job to its worker.
+inline uint32_t jobKeyHash(std::string_view ns, std::string_view name) {
+  return fnv1Hash32(name, fnv1Hash32("/", fnv1Hash32(ns)));
 }
+inline uint32_t jobKeyHash(const Request& r) { return jobKeyHash(r.namespace_, r.jobName); }
 
 /// "namespace/name", the key of the job cache and of worker routing.
-inline std::string jobKeyOf(std::string_view ns, std::string_view name) {
-  std::string key;
-  key.reserve(ns.size() + name.size() + 1);
-  key.append(ns).append("/").append(name);
-  return key;
-}
+inline std::string jobKeyOf(std::string_view ns, std::string_view name) { return objectKey(ns, name); }
 
 }  // namespace jobhost

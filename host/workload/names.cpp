@@ -1,5 +1,5 @@
-// Object names derived from a job: pods, PodGroup, pod volumes, and the job owner reference.
-// Pure string building; the volume name hash is FNV-1a-64 rendered in base 36.
+// Object names derived from a job (pods, PodGroup, pod volumes, owner reference) and the job a
+// PodGroup or pod names. Pure string work; the volume name hash is FNV-1a-64 rendered in base 36.
 #include "host/workload/names.h"
 
 #include <charconv>
@@ -57,6 +57,20 @@ OwnerReference jobOwnerReference(const Job& job) {
   ref.controller = true;
   ref.blockOwnerDeletion = true;
   return ref;
+}
+
+const std::string& podGroupJobName(const PodGroup& pg) {
+  const std::string* job = &pg.metadata.name;
+  for (const auto& ref : pg.metadata.ownerReferences)
+    if (ref.kind == "Job") job = &ref.name;
+  return *job;
+}
+
+const std::string* podJobName(const Pod& pod) {
+  static const std::string kJobNameKey(keys::JobName);  // a string: the lookup does not allocate
+  const auto& ann = pod.metadata.annotations;
+  auto it = ann.find(kJobNameKey);
+  return it == ann.end() ? nullptr : &it->second;
 }
 
 }  // namespace jobhost

@@ -1,5 +1,6 @@
 // Names of the objects a job makes: pods `<job>-<task>-<index>`, the PodGroup `<job>-<uid>`, and
-// the deterministic pod volume name that stands in for Volcano's random `<job>-<12 [0-9a-z]>`.
+// the deterministic pod volume name that stands in for Volcano's random `<job>-<12 [0-9a-z]>`;
+// and the job a PodGroup or pod belongs to.
 #pragma once
 
 #include <cstdint>
@@ -25,5 +26,10 @@ std::string jobVolumeName(const Job& job, std::string_view claimName);
 /// The controller owner reference Volcano puts on everything it creates for a job
 /// (apiVersion batch.volcano.sh/v1alpha1, kind Job, controller and blockOwnerDeletion true).
 OwnerReference jobOwnerReference(const Job& job);
+
+/// The job a PodGroup belongs to: the name of its Job owner reference, else its own name.
+const std::string& podGroupJobName(const PodGroup& pg);
+/// The job named by a pod's volcano.sh/job-name annotation, or nullptr when it has none.
+const std::string* podJobName(const Pod& pod);
 
 }  // namespace jobhost

@@ -6,12 +6,13 @@
 #include <stdexcept>
 
 #include "host/controller/request.h"
+#include "host/workload/names.h"
 
 namespace jobhost {
 namespace {
 
 constexpr size_t kIndexShards = 64;
-const std::string kJobNameKey(keys::JobName), kGroupNameKey("scheduling.k8s.io/group-name");
+const std::string kGroupNameKey("scheduling.k8s.io/group-name");
 
 }  // namespace
 
@@ -56,17 +57,11 @@ size_t SimCluster::laneOfJob(std::string_view ns, std::string_view job) const {
 }
 
 size_t SimCluster::laneOfPod(const Pod& pod) const {
-  const auto& ann = pod.metadata.annotations;
-  auto job = ann.find(kJobNameKey);
-  return laneOfJob(pod.metadata.namespace_, job == ann.end() ? std::string_view() : std::string_view(job->second));
+  const std::string* job = podJobName(pod);
+  return laneOfJob(pod.metadata.namespace_, job ? std::string_view(*job) : std::string_view());
 }
 
-size_t SimCluster::laneOfGroup(const PodGroup& pg) const {
-  const std::string* job = &pg.metadata.name;
-  for (const auto& ref : pg.metadata.ownerReferences)
-    if (ref.kind == "Job") job = &ref.name;
-  return laneOfJob(pg.metadata.namespace_, *job);
-}
+size_t SimCluster::laneOfGroup(const PodGroup& pg) const { return laneOfJob(pg.metadata.namespace_, podGroupJobName(pg)); }
 
 void SimCluster::unplace(IndexShard& shard, const std::string& key) {
   std::lock_guard lock(shard.mutex);
