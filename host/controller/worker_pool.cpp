@@ -79,8 +79,7 @@ void WorkerPool::scheduleDrain(Worker& w) {
 
 void WorkerPool::Queued::set(const Request& r, size_t requestHash) {
   req = r;  // copy-assigned: the slot's strings keep their storage
-  jobKey.assign(r.namespace_).append(1, '/').append(r.jobName);
-  jobHash = std::hash<std::string_view>{}(jobKey);
+  jobHash = ObjectKeyHash{}(ObjectRef{r.namespace_, r.jobName});
   hash = requestHash;
 }
 
@@ -96,7 +95,7 @@ WorkerPool::Queued* WorkerPool::takeSlot(Worker& w) {
 
 bool WorkerPool::enqueue(Worker& w, const Request& request) {
   const size_t hash = RequestHash{}(request);
-  if (w.dirty.contains(request)) return false;
+  if (w.dirty.contains(Probe{request, hash})) return false;
   Queued* req = takeSlot(w);
   req->set(request, hash);
   w.dirty.insert(req);

@@ -14,7 +14,6 @@
 #include <string_view>
 #include <thread>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -92,24 +91,28 @@ class WorkerPool {
 
  private:
   /// A queued request, stored once in a slot of its worker and referenced by the queue (or the
-  /// deferred list, or `processing`) and the dirty set, with its job key and hashes computed once.
+  /// deferred list, or `processing`) and the dirty set, with its hashes computed once.
   /// A slot returns to its worker's free list after processing; reused, its strings keep their
   /// storage.
   struct Queued {
     void set(const Request& r, size_t requestHash);
     Request req;
-    std::string jobKey;
     size_t jobHash = 0;  // rounds: a job is known by this hash (a collision only defers a request a round)
     size_t hash = 0;
   };
   using RequestPtr = Queued*;
+  /// A request looked up in the dirty set, with its hash (computed once per add).
+  struct Probe {
+    const Request& req;
+    size_t hash;
+  };
   struct SameRequest {
     using is_transparent = void;
     size_t operator()(const Queued* r) const { return r->hash; }
-    size_t operator()(const Request& r) const { return RequestHash{}(r); }
+    size_t operator()(const Probe& p) const { return p.hash; }
     bool operator()(const Queued* a, const Queued* b) const { return a->hash == b->hash && a->req == b->req; }
-    bool operator()(const Request& a, const Queued* b) const { return a == b->req; }
-    bool operator()(const Queued* a, const Request& b) const { return a->req == b; }
+    bool operator()(const Probe& a, const Queued* b) const { return a.hash == b->hash && a.req == b->req; }
+    bool operator()(const Queued* a, const Probe& b) const { return (*this)(b, a); }
   };
 
   struct Worker {
