@@ -3,7 +3,10 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <string_view>
+
+#include "jobhost/status.h"
 
 namespace jobhost {
 
@@ -43,6 +46,16 @@ class PluginCallSite {
   AbandonScope* scope_;
   std::string_view previous_;
 };
+
+/// Runs `step` (which may call plugins) with `errorPrefix` on its failures: the prefix its error
+/// gets here, and the one an abandoned plugin call inside it gets (a PluginCallSite).
+template <class Step>
+Status withErrorPrefix(std::string_view errorPrefix, Step&& step) {
+  PluginCallSite site(errorPrefix);
+  Status st = step();
+  if (!st) st = Status::error(std::string(errorPrefix) + st.message());
+  return st;
+}
 
 /// Around a primitive that changes the job in place before plugin calls: how to undo that.
 class UndoOnAbandon {

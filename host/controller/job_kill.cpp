@@ -122,10 +122,9 @@ Status JobActions::killPods(JobEntry& entry, RetainPhases retain, const KillTarg
   BackendResourceClient client(backend_, job);
   {
     UndoOnAbandon undo([&job, &saved] { job.status = saved; });
-    PluginCallSite site("PluginError: ");
-    if (Status st = plugins_.onJobDelete(job, client); !st) {
+    if (Status st = withErrorPrefix("PluginError: ", [&] { return plugins_.onJobDelete(job, client); }); !st) {
       job.status = std::move(saved);
-      return Status::error("PluginError: " + st.message());
+      return st;
     }
   }
   commit(entry, saved.state.phase);

@@ -107,28 +107,16 @@ Status JobActions::initiateJob(JobEntry& entry) {
     commit(entry, JobPhase::None);
   }
   BackendResourceClient client(backend_, job);
-  {
-    PluginCallSite site("PluginError: ");
-    if (Status st = plugins_.onJobAdd(job, client); !st) return Status::error("PluginError: " + st.message());
-  }
-  {
-    PluginCallSite site("PVCError: ");
-    if (Status st = createJobIO(entry); !st) return Status::error("PVCError: " + st.message());
-  }
-  PluginCallSite site("PodGroupError: ");
-  if (Status st = createOrUpdatePodGroup(entry); !st) return Status::error("PodGroupError: " + st.message());
-  return Status::ok();
+  if (Status st = withErrorPrefix("PluginError: ", [&] { return plugins_.onJobAdd(job, client); }); !st) return st;
+  if (Status st = withErrorPrefix("PVCError: ", [&] { return createJobIO(entry); }); !st) return st;
+  return withErrorPrefix("PodGroupError: ", [&] { return createOrUpdatePodGroup(entry); });
 }
 
 Status JobActions::initOnJobUpdate(JobEntry& entry) {
   BackendResourceClient client(backend_, *entry.job);
-  {
-    PluginCallSite site("PluginError: ");
-    if (Status st = plugins_.onJobUpdate(*entry.job, client); !st) return Status::error("PluginError: " + st.message());
-  }
-  PluginCallSite site("PodGroupError: ");
-  if (Status st = createOrUpdatePodGroup(entry); !st) return Status::error("PodGroupError: " + st.message());
-  return Status::ok();
+  if (Status st = withErrorPrefix("PluginError: ", [&] { return plugins_.onJobUpdate(*entry.job, client); }); !st)
+    return st;
+  return withErrorPrefix("PodGroupError: ", [&] { return createOrUpdatePodGroup(entry); });
 }
 
 Status JobActions::createJobIO(JobEntry& entry) {
