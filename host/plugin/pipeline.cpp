@@ -82,9 +82,7 @@ PipelineResult runPipeline(const Registry& registry, const Job& job,
   result.info = newRuntimeInfo(*result.job, priorities);
 
   // One guard-thread handoff for the whole pipeline when any loaded plugin has a call deadline.
-  bool anyDeadline = false;
-  for (const auto& plugin : registry.plugins()) anyDeadline = anyDeadline || plugin.entry.callTimeout.ms > 0;
-  Status st = callPluginsTogether(anyDeadline, [&work, &registry] {
+  Status st = callPluginsTogether(registry.anyCallDeadline(), [&work, &registry] {
     const std::shared_ptr<Work> keep = work;  // on the running thread's own stack
     PipelineResult& result = keep->result;
     RuntimeInfo& info = *result.info;

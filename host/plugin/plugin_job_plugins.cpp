@@ -39,9 +39,7 @@ Status guarded(const ActivePlugin& a, const char* hook, Call&& call, bool isolat
 }  // namespace
 
 PluginJobPlugins::PluginJobPlugins(std::shared_ptr<const Registry> registry, std::map<std::string, int32_t> priorities)
-    : registry_(std::move(registry)), priorities_(std::move(priorities)) {
-  for (const auto& plugin : registry_->plugins()) anyDeadline_ = anyDeadline_ || plugin.entry.callTimeout.ms > 0;
-}
+    : registry_(std::move(registry)), priorities_(std::move(priorities)), anyDeadline_(registry_->anyCallDeadline()) {}
 
 Expected<std::shared_ptr<const PluginJobPlugins::Prepared>> PluginJobPlugins::store(const Job& job) {
   auto result = std::make_shared<PipelineResult>(runPipeline(*registry_, job, priorities_));

@@ -44,7 +44,7 @@ class PluginJobPlugins final : public JobPlugins {
 
   std::shared_ptr<const Registry> registry_;
   std::map<std::string, int32_t> priorities_;
-  bool anyDeadline_ = false;  // some plugin has a callTimeout
+  const bool anyDeadline_;  // some plugin has a callTimeout
   /// Prepared jobs by UID, in shards with a lock each: the workers look a job up on every hook
   /// round and rarely meet on the same shard.
   struct Shard {

@@ -113,6 +113,10 @@ const RegisteredPlugin* Registry::find(std::string_view name) const {
   return nullptr;
 }
 
+bool Registry::anyCallDeadline() const {
+  return std::any_of(plugins_.begin(), plugins_.end(), [](const RegisteredPlugin& p) { return p.entry.callTimeout.ms > 0; });
+}
+
 bool Registry::isActive(const RegisteredPlugin& plugin, const Job& job) const {
   if (plugin.entry.activation == Activation::Always) return true;
   for (const auto& n : plugin.names)

@@ -61,6 +61,8 @@ class Registry {
   bool isActive(const RegisteredPlugin& plugin, const Job& job) const;
   /// The args `plugin` gets for `job`: config defaults followed by the job's entry.
   std::vector<std::string> argsFor(const RegisteredPlugin& plugin, const Job& job) const;
+  /// Whether some loaded plugin has a call deadline (callTimeout > 0).
+  bool anyCallDeadline() const;
 
  private:
   Status buildPoints(const HostConfig& config);
