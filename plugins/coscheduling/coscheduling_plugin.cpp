@@ -11,7 +11,7 @@ using namespace jobhost;
 
 constexpr const char* kName = "coscheduling";
 // Map keys as strings made once: a key given as const char* would be a new std::string per call.
-const std::string kMarker = "plugin-coscheduling";
+const volcano::Marker kMarker{kName};
 const std::string kPodGroupLabel = "scheduling.x-k8s.io/pod-group";
 
 class CoschedulingPlugin final : public ValidationPlugin, public PodGroupPolicyPlugin, public JobHooksPlugin {
@@ -37,7 +37,7 @@ class CoschedulingPlugin final : public ValidationPlugin, public PodGroupPolicyP
   }
 
   Status onJobAdd(JobContext& ctx) override {
-    ctx.controlledResources()[kMarker] = kName;
+    kMarker.set(ctx);
     return Status::ok();
   }
 
@@ -51,7 +51,7 @@ class CoschedulingPlugin final : public ValidationPlugin, public PodGroupPolicyP
   Status onJobUpdate(JobContext&) override { return Status::ok(); }
 
   Status onJobDelete(JobContext& ctx) override {
-    ctx.controlledResources().erase(kMarker);
+    kMarker.clear(ctx);
     return Status::ok();
   }
 };

@@ -10,7 +10,7 @@ namespace {
 using namespace jobhost;
 
 constexpr const char* kName = "env";
-const std::string kMarker = "plugin-env";  // controlledResources["plugin-env"] = "env" (spec §7.1)
+const volcano::Marker kMarker{kName};
 const std::string kVkTaskIndex = "VK_TASK_INDEX";
 const std::string kVcTaskIndex = "VC_TASK_INDEX";
 
@@ -42,7 +42,7 @@ class EnvPlugin final : public ValidationPlugin, public JobHooksPlugin {
   }
 
   Status onJobAdd(JobContext& ctx) override {
-    ctx.controlledResources()[kMarker] = kName;
+    kMarker.set(ctx);
     return Status::ok();
   }
 
@@ -60,7 +60,7 @@ class EnvPlugin final : public ValidationPlugin, public JobHooksPlugin {
   Status onJobUpdate(JobContext&) override { return Status::ok(); }
 
   Status onJobDelete(JobContext& ctx) override {
-    ctx.controlledResources().erase(kMarker);
+    kMarker.clear(ctx);
     return Status::ok();
   }
 };

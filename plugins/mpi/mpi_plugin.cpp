@@ -11,7 +11,7 @@ namespace {
 using namespace jobhost;
 
 constexpr const char* kName = "mpi";
-constexpr const char* kMarker = "plugin-mpi";
+const volcano::Marker kMarker{kName};
 
 // Outside Validation, use whatever parsed, like Volcano: admission already reported a bad flag.
 mpi::MpiOptions effectiveOptions(const PluginArgs& args) {
@@ -73,11 +73,10 @@ class MpiPlugin final : public ValidationPlugin,
   }
 
   Status onJobAdd(JobContext& ctx) override {
-    auto& marks = ctx.controlledResources();
-    if (auto it = marks.find(kMarker); it != marks.end() && it->second == kName) return Status::ok();
+    if (kMarker.isSet(ctx)) return Status::ok();
     if (auto cm = hostfileFor(ctx))
       if (Status st = createOrUpdate(ctx.resources(), *cm); !st) return st;
-    marks[kMarker] = kName;
+    kMarker.set(ctx);
     return Status::ok();
   }
 
@@ -90,18 +89,16 @@ class MpiPlugin final : public ValidationPlugin,
 
   // While the plugin owns the hostfile (marker set), it follows worker scaling like svc's hosts.
   Status onJobUpdate(JobContext& ctx) override {
-    const auto& marks = ctx.controlledResources();
-    if (auto it = marks.find(kMarker); it == marks.end() || it->second != kName) return Status::ok();
+    if (!kMarker.isSet(ctx)) return Status::ok();
     if (auto cm = hostfileFor(ctx)) return createOrUpdate(ctx.resources(), *cm);
     return Status::ok();
   }
 
   Status onJobDelete(JobContext& ctx) override {
-    auto& marks = ctx.controlledResources();
-    if (auto it = marks.find(kMarker); it == marks.end() || it->second != kName) return Status::ok();
+    if (!kMarker.isSet(ctx)) return Status::ok();
     if (Status st = ctx.resources().remove(ObjectKind::ConfigMap, mpi::hostfileConfigMapName(ctx.job())); !st)
       return st;
-    marks.erase(kMarker);
+    kMarker.clear(ctx);
     return Status::ok();
   }
 };

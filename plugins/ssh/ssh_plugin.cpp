@@ -9,7 +9,7 @@ namespace {
 using namespace jobhost;
 
 constexpr const char* kName = "ssh";
-constexpr const char* kMarker = "plugin-ssh";
+const volcano::Marker kMarker{kName};
 
 // Outside Validation, use whatever parsed, like Volcano: admission already reported a bad flag.
 ssh::SshOptions effectiveOptions(const PluginArgs& args) {
@@ -62,8 +62,7 @@ class SshPlugin final : public ValidationPlugin, public ComponentBuildPlugin, pu
 
   // Volcano's CreateOrUpdateSecret: create when missing; update only when `config` differs.
   Status onJobAdd(JobContext& ctx) override {
-    auto& marks = ctx.controlledResources();
-    if (auto it = marks.find(kMarker); it != marks.end() && it->second == kName) return Status::ok();
+    if (kMarker.isSet(ctx)) return Status::ok();
     Secret secret;
     if (Status st = secretFor(ctx, secret); !st) return st;
     const auto existing = ctx.resources().getSecret(secret.metadata.name);
@@ -72,7 +71,7 @@ class SshPlugin final : public ValidationPlugin, public ComponentBuildPlugin, pu
       c.secrets.push_back(std::move(secret));
       if (Status st = ctx.resources().apply(c); !st) return st;
     }
-    marks[kMarker] = kName;
+    kMarker.set(ctx);
     return Status::ok();
   }
 
@@ -92,10 +91,9 @@ class SshPlugin final : public ValidationPlugin, public ComponentBuildPlugin, pu
   Status onJobUpdate(JobContext&) override { return Status::ok(); }
 
   Status onJobDelete(JobContext& ctx) override {
-    auto& marks = ctx.controlledResources();
-    if (auto it = marks.find(kMarker); it == marks.end() || it->second != kName) return Status::ok();
+    if (!kMarker.isSet(ctx)) return Status::ok();
     if (Status st = ctx.resources().remove(ObjectKind::Secret, ssh::secretName(ctx.job())); !st) return st;
-    marks.erase(kMarker);
+    kMarker.clear(ctx);
     return Status::ok();
   }
 };

@@ -14,13 +14,7 @@ namespace {
 using namespace jobhost;
 
 constexpr const char* kName = "svc";
-const std::string kMarker = "plugin-svc";
-
-bool marked(JobContext& ctx) {
-  const auto& marks = ctx.controlledResources();
-  auto it = marks.find(kMarker);
-  return it != marks.end() && it->second == kName;
-}
+const volcano::Marker kMarker{kName};
 
 // Volcano's CreateOrUpdateConfigMap: create when missing, update only when the data differs.
 Status createOrUpdate(ResourceClient& client, const svc::SvcJobData& data) {
@@ -76,7 +70,7 @@ class SvcPlugin final : public ValidationPlugin,
   // Volcano builds the objects from the job as it is now (GenerateHosts(job)): ComponentBuild's
   // output was made when the pipeline ran and misses a later scaling of the job.
   Status onJobAdd(JobContext& ctx) override {
-    if (marked(ctx)) return Status::ok();
+    if (kMarker.isSet(ctx)) return Status::ok();
     const auto data = svc::svcJobData(ctx);
     ResourceClient& client = ctx.resources();
     const Job& job = ctx.job();
@@ -90,7 +84,7 @@ class SvcPlugin final : public ValidationPlugin,
                                      [&](Components& c) { c.networkPolicies.push_back(svc::jobNetworkPolicy(job)); });
           !st)
         return st;
-    ctx.controlledResources()[kMarker] = kName;
+    kMarker.set(ctx);
     return Status::ok();
   }
 
@@ -102,12 +96,12 @@ class SvcPlugin final : public ValidationPlugin,
   Status onJobUpdate(JobContext& ctx) override { return createOrUpdate(ctx.resources(), *svc::svcJobData(ctx)); }
 
   Status onJobDelete(JobContext& ctx) override {
-    if (!marked(ctx)) return Status::ok();
+    if (!kMarker.isSet(ctx)) return Status::ok();
     const auto data = svc::svcJobData(ctx);
     ResourceClient& client = ctx.resources();
     if (Status st = client.remove(ObjectKind::ConfigMap, data->configMap().metadata.name); !st) return st;
     if (Status st = client.remove(ObjectKind::Service, ctx.job().metadata.name); !st) return st;
-    ctx.controlledResources().erase(kMarker);
+    kMarker.clear(ctx);
     if (!data->options.disableNetworkPolicy) return client.remove(ObjectKind::NetworkPolicy, ctx.job().metadata.name);
     return Status::ok();
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "jobhost/extension_points.h"
 #include "jobhost/job.h"
@@ -32,15 +33,31 @@ inline std::string domainName(const Job& job, const TaskSpec& task, int32_t inde
   return host + "." + (spec.subdomain.empty() ? job.metadata.name : spec.subdomain);
 }
 
-/// The idempotency marker controlledResources["plugin-<name>"] = "<name>" (spec §7.1).
+/// A plugin's idempotency marker controlledResources["plugin-<name>"] = "<name>" (spec §7.1), its
+/// key built once: keep one per plugin (e.g. a namespace-scope const) and the hooks that test, set
+/// or clear it allocate nothing. Any thread; the JobContext is the caller's.
+class Marker {
+ public:
+  explicit Marker(std::string plugin) : key_("plugin-" + plugin), value_(std::move(plugin)) {}
+  /// Whether the marker is set to this plugin's name (Volcano's `== name` test).
+  bool isSet(JobContext& ctx) const {
+    const auto& marks = ctx.controlledResources();
+    auto it = marks.find(key_);
+    return it != marks.end() && it->second == value_;
+  }
+  void set(JobContext& ctx) const { ctx.controlledResources()[key_] = value_; }
+  void clear(JobContext& ctx) const { ctx.controlledResources().erase(key_); }
+
+ private:
+  std::string key_;
+  std::string value_;
+};
+
+/// One-off forms of Marker (each builds the key): whether the key is present at all, set, clear.
 inline bool hasMarker(JobContext& ctx, const std::string& plugin) {
   return ctx.controlledResources().count("plugin-" + plugin) != 0;
 }
-inline void setMarker(JobContext& ctx, const std::string& plugin) {
-  ctx.controlledResources()["plugin-" + plugin] = plugin;
-}
-inline void clearMarker(JobContext& ctx, const std::string& plugin) {
-  ctx.controlledResources().erase("plugin-" + plugin);
-}
+inline void setMarker(JobContext& ctx, const std::string& plugin) { Marker(plugin).set(ctx); }
+inline void clearMarker(JobContext& ctx, const std::string& plugin) { Marker(plugin).clear(ctx); }
 
 }  // namespace jobhost::volcano
