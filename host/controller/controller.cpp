@@ -87,7 +87,11 @@ Status Controller::updateJob(const Job& job) {
   {
     auto entry = cache_.lockExisting(key);
     if (!entry || !entry->job) return Status::error("job " + key + " not found");
-    if (entry->job->spec == job.spec) return Status::ok();
+    if (entry->job->spec == job.spec) {  // cached as Volcano's informer does, but no request
+      entry->job->metadata.labels = job.metadata.labels;
+      entry->job->metadata.annotations = job.metadata.annotations;
+      return Status::ok();
+    }
     merged = *entry->job;
   }
   merged.spec = job.spec;

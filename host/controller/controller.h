@@ -25,7 +25,7 @@ namespace jobhost {
 struct HandledRequest {
   TimeMs at = 0;
   Request request;             // for a fired delayed action: the request that scheduled it
-  std::string action;          // the action applyPolicies chose (or TerminateJob on retry limit)
+  std::string action;          // the action applyPolicies chose (on retry limit: the failed one)
   int64_t delayMs = 0;         // > 0: the action was scheduled for later, nothing ran now
   bool delayedFire = false;    // a delayed action's timer expired and the action ran now
   std::string error;           // the action failed with this message
@@ -65,7 +65,8 @@ class Controller final : private ClusterListener {
   /// Job added (informer): prepares the plugins, caches the job, enqueues OutOfSync. Sets the
   /// UID and creation timestamp when empty. Fails when the job exists or prepare() fails.
   Status submitJob(Job job);
-  /// Job updated: a spec change is cached (plugins re-prepared) and enqueues OutOfSync.
+  /// Job updated: a spec change is cached (plugins re-prepared) and enqueues OutOfSync; a change
+  /// of labels or annotations only is cached without a request.
   Status updateJob(const Job& job);
   /// Job deleted: the job leaves the cache (its pods' records stay until their deletions are
   /// seen), delayed actions and TTL are cancelled and the backend collects what it owned.

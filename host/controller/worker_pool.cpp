@@ -234,14 +234,31 @@ void WorkerPool::kick(const std::function<bool(size_t worker)>& pending) {
 }
 
 void WorkerPool::addRateLimited(const Request& req) {
-  int64_t delay;
-  {
-    Worker& w = workerFor(req);
-    std::lock_guard lock(w.mutex);
-    int failures = w.failures[req]++;
-    delay = failures >= 30 ? kMaxBackoffMs : std::min(kMaxBackoffMs, kBaseBackoffMs << failures);
+  Worker& w = workerFor(req);
+  std::lock_guard lock(w.mutex);
+  int failures = w.failures[req]++;
+  int64_t delay = failures >= 30 ? kMaxBackoffMs : std::min(kMaxBackoffMs, kBaseBackoffMs << failures);
+  TimeMs readyAt = clock_.now() + delay;
+  auto [it, fresh] = w.waiting.try_emplace(req);
+  Waiting& entry = it->second;
+  if (!fresh) {
+    if (entry.readyAt <= readyAt) return;
+    entry.timer.cancel();
   }
-  clock_.schedule(delay, [this, life = lifeline_, req] { life->run([&] { add(req); }); });
+  entry.readyAt = readyAt;
+  entry.id = ++w.waitingSeq;
+  entry.timer = clock_.schedule(delay, [this, life = lifeline_, req, id = entry.id] {
+    life->run([&] { backoffExpired(req, id); });
+  });
+}
+
+void WorkerPool::backoffExpired(const Request& req, uint64_t id) {
+  Worker& w = workerFor(req);
+  std::lock_guard lock(w.mutex);
+  auto it = w.waiting.find(req);
+  if (it == w.waiting.end() || it->second.id != id) return;  // replaced by an earlier one
+  w.waiting.erase(it);
+  if (enqueue(w, req)) scheduleDrain(w);
 }
 
 int WorkerPool::numRequeues(const Request& req) {

@@ -60,6 +60,8 @@ class WorkerPool {
   void add(const Request& req) { add(workerOf(req), req); }
   /// add() of a request that belongs to worker `worker`.
   void add(size_t worker, const Request& req);
+  /// AddRateLimited: counts a failure and adds the request after its backoff. As client-go's
+  /// delaying queue, a request already waiting keeps the earlier of the two ready times.
   void addRateLimited(const Request& req);
   int numRequeues(const Request& req);
   void forget(const Request& req);
@@ -115,6 +117,13 @@ class WorkerPool {
     bool operator()(const Queued* a, const Probe& b) const { return (*this)(b, a); }
   };
 
+  /// A request waiting for its backoff: when it is ready and which timer (by id) adds it.
+  struct Waiting {
+    TimeMs readyAt = 0;
+    uint64_t id = 0;
+    TimerHandle timer;
+  };
+
   struct Worker {
     explicit Worker(size_t i) : index(i) {}
     const size_t index;
@@ -130,6 +139,9 @@ class WorkerPool {
     std::vector<size_t> deferredJobs;
     boost::unordered_flat_set<size_t> served;  // jobs served this round
     std::unordered_map<Request, int, RequestHash> failures;
+    // Requests waiting for their backoff (client-go's delaying queue: one entry per request).
+    std::unordered_map<Request, Waiting, RequestHash> waiting;
+    uint64_t waitingSeq = 0;
     bool drainScheduled = false;
     std::vector<std::unique_ptr<Queued>> slots;  // every slot this worker made
     std::vector<Queued*> freeSlots;
@@ -148,6 +160,7 @@ class WorkerPool {
   void defer(Worker& w, RequestPtr req);  // w.mutex held
   void idle(Worker& w);                   // rounds: on w's thread once its queue ran empty
   bool startNextRound(Worker& w);         // w.mutex held; false when nothing was deferred
+  void backoffExpired(const Request& req, uint64_t id);  // a waiting request is ready: add it
   void increment() { pending_.fetch_add(1); }
   void decrement();
 

@@ -52,20 +52,21 @@ TEST(WorkerPool, BackoffDoublesFromFiveMsAndForgetResets) {
   std::atomic<int> runs{0};
   pool.start([&](size_t, const Request&) { ++runs; });
   Request r = named("a");
-  for (int i = 0; i < 4; ++i) pool.addRateLimited(r);
-  EXPECT_EQ(pool.numRequeues(r), 4);
-  // Delays 5, 10, 20, 40 ms; the four timers coalesce into requests processed as they fire.
-  clock.advanceTo(4);
-  pool.waitForIdle();
-  EXPECT_EQ(runs.load(), 0);
-  clock.advanceTo(5);
-  pool.waitForIdle();
-  EXPECT_EQ(runs.load(), 1);
-  for (TimeMs t : {10, 20, 40}) {
-    clock.advanceTo(t);
+  // Each failure after the previous retry ran: 5, 10, 20, 40 ms.
+  TimeMs at = 0;
+  int expected = 0;
+  for (int64_t delay : {5, 10, 20, 40}) {
+    pool.addRateLimited(r);
+    clock.advanceTo(at + delay - 1);
     pool.waitForIdle();
+    EXPECT_EQ(runs.load(), expected) << delay;
+    at += delay;
+    clock.advanceTo(at);
+    pool.waitForIdle();
+    EXPECT_EQ(runs.load(), ++expected) << delay;
   }
   EXPECT_EQ(runs.load(), 4);
+  EXPECT_EQ(pool.numRequeues(r), 4);
   pool.forget(r);
   EXPECT_EQ(pool.numRequeues(r), 0);
   pool.stop();
@@ -77,13 +78,17 @@ TEST(WorkerPool, BackoffIsCappedAt180Seconds) {
   std::atomic<int> runs{0};
   pool.start([&](size_t, const Request&) { ++runs; });
   Request r = named("a");
-  for (int i = 0; i < 20; ++i) pool.addRateLimited(r);
-  clock.advanceTo(179'999);
+  for (int i = 0; i < 16; ++i) pool.addRateLimited(r);  // one waiting entry, ready at 5
+  clock.advanceTo(5);
   pool.waitForIdle();
-  int before = runs.load();
-  clock.advanceTo(180'000);
+  EXPECT_EQ(runs.load(), 1);
+  pool.addRateLimited(r);  // 5 ms << 16 = 327.68 s, capped
+  clock.advanceTo(180'004);
   pool.waitForIdle();
-  EXPECT_GT(runs.load(), before);
+  EXPECT_EQ(runs.load(), 1);
+  clock.advanceTo(180'005);
+  pool.waitForIdle();
+  EXPECT_EQ(runs.load(), 2);
   EXPECT_FALSE(clock.nextDue().has_value());
   pool.stop();
 }
