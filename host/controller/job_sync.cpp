@@ -3,6 +3,7 @@
 #include "host/controller/job_actions.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "host/controller/abandon_scope.h"
@@ -257,14 +258,21 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
     }
     for (const auto& name : counts.outOfSync) toDelete.push_back(&name);
     for (const auto& name : counts.unexpected) toDelete.push_back(&name);
-    if (counts.missing.empty() || !dependsOnSatisfied(entry, i)) continue;
     for (int32_t index : counts.missing) missing.push_back(PodSlot{i, index});
   }
   if (!missing.empty()) {  // every pod of this round built at once: one plugin deadline guard
     PluginCallSite site("");
     Expected<std::vector<Pod>> built = plugins_.makePods(job, missing);
     if (!built) return fail(built.status());
-    for (size_t k = 0; k < missing.size(); ++k) toCreate.emplace_back(missing[k].taskIndex, std::move((*built)[k]));
+    // Like Volcano, a task waiting on dependsOn has its pods built (OnPodCreate errors still fail
+    // the sync) and only their creation is skipped this round.
+    std::optional<size_t> blockedTask;
+    for (size_t k = 0; k < missing.size(); ++k) {
+      const size_t task = missing[k].taskIndex;
+      if (k == 0 || task != missing[k - 1].taskIndex)
+        blockedTask = dependsOnSatisfied(entry, task) ? std::nullopt : std::optional<size_t>(task);
+      if (blockedTask != task) toCreate.emplace_back(task, std::move((*built)[k]));
+    }
   }
   int creationErrors = 0;
   std::string creationMessage;

@@ -193,6 +193,42 @@ TEST_F(Lifecycle, DependsOnWaitsForReadiness) {
   EXPECT_TRUE(sim->getPod(ns, "job-c-0"));
 }
 
+// §5.2 steps 7-8: every missing pod is built and passed to OnPodCreate; a task waiting on
+// dependsOn only skips the creation, so an OnPodCreate error on its pods still fails the sync.
+class PodCreateFailsForTaskC : public NoPluginJobPlugins {
+ public:
+  Expected<std::vector<Pod>> makePods(const Job& job, const std::vector<PodSlot>& slots) override {
+    built.push_back(slots.size());
+    for (const auto& slot : slots)
+      if (job.spec.tasks[slot.taskIndex].name == "c" && failForC)
+        return Expected<std::vector<Pod>>::failure("env: cannot decorate the pod");
+    return NoPluginJobPlugins::makePods(job, slots);
+  }
+  std::vector<size_t> built;
+  bool failForC = true;
+};
+
+TEST_F(Lifecycle, DependsOnBlockedPodsAreBuiltAndTheirOnPodCreateErrorFailsTheSync) {
+  defaults = runsForever(1000);
+  PodCreateFailsForTaskC failing;
+  plugins = &failing;
+  start();
+  submit(dependsJob("all"));
+  runTo(500);  // the PodGroup is Inqueue: a, b and the blocked c are built together
+  ASSERT_FALSE(failing.built.empty());
+  EXPECT_EQ(failing.built.front(), 3u);
+  EXPECT_FALSE(sim->getPod(ns, "job-a-0"));  // the error aborted the sync before any create
+  bool requeuedWithError = false;
+  for (const auto& r : take())
+    requeuedWithError = requeuedWithError || (r.requeued && r.error.find("env: cannot decorate the pod") != std::string::npos);
+  EXPECT_TRUE(requeuedWithError);
+  failing.failForC = false;
+  runTo(5000);
+  EXPECT_TRUE(sim->getPod(ns, "job-a-0"));
+  EXPECT_TRUE(sim->getPod(ns, "job-b-0"));
+  EXPECT_TRUE(sim->getPod(ns, "job-c-0"));  // a and b Running and Ready since 2 s
+}
+
 TEST_F(Lifecycle, StalePodEventsOfADeletedJobWithTheSameNameAreOnlySynced) {
   defaults = runsForever(1000);
   start();
