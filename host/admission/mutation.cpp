@@ -3,6 +3,7 @@
 #include "host/admission/mutation.h"
 
 #include "host/admission/go_text.h"
+#include "host/spec/redact_args.h"
 
 namespace jobhost {
 namespace {
@@ -37,7 +38,8 @@ void defaultTask(TaskSpec& task, size_t i, std::vector<std::string>& changes) {
 std::string pluginsJson(const std::map<std::string, std::vector<std::string>>& plugins) {
   std::string out = "{";
   bool firstPlugin = true;
-  for (const auto& [name, args] : plugins) {
+  for (const auto& [name, shown] : plugins) {
+    const std::vector<std::string> args = redactArgs(shown);  // the patch is shown to users
     if (!firstPlugin) out.push_back(',');
     firstPlugin = false;
     out += gotext::jsonString(name) + ":[";

@@ -54,6 +54,7 @@ int renderCommand(const Args& args, Streams io) {
       rc = kRejected;
       continue;
     }
+    printFindings(job, io.err);  // an admitted job's warnings
     auto rendered = renderJob(plugins, job.document.job);
     if (!rendered) {
       io.err << args.positionals[0] << ": job " << jobKey(job.document.job) << ": " << rendered.error() << "\n";

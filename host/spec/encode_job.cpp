@@ -3,6 +3,7 @@
 #include "host/spec/duration.h"
 #include "host/spec/encode.h"
 #include "host/spec/encode_parts.h"
+#include "host/spec/redact_args.h"
 
 namespace jobhost {
 namespace {
@@ -47,31 +48,6 @@ Value encodeJobVolume(const JobVolume& v, JsonAllocator& a) {
   out.string("mountPath", v.mountPath).stringIfSet("volumeClaimName", v.volumeClaimName);
   if (v.volumeClaim) out.set("volumeClaim", jsonFromText(*v.volumeClaim, a));
   return out.take();
-}
-
-/// A flag whose value is key material or a credential, by its name (ssh's --ssh-private-key, any
-/// *password*, *token*, *secret*, *credential* flag of any plugin).
-bool isSecretFlag(std::string_view name) {
-  for (std::string_view word : {"private-key", "password", "token", "secret", "credential"})
-    if (name.find(word) != std::string_view::npos) return true;
-  return false;
-}
-
-/// Plugin args with the values of secret flags replaced: `--flag=<redacted>`, and for the two-word
-/// form `--flag VALUE` the word after the flag.
-std::vector<std::string> redactArgs(const std::vector<std::string>& args) {
-  std::vector<std::string> out = args;
-  for (size_t i = 0; i < out.size(); ++i) {
-    std::string_view arg = out[i];
-    if (!arg.starts_with("-")) continue;
-    const size_t eq = arg.find('=');
-    if (!isSecretFlag(arg.substr(0, eq))) continue;
-    if (eq != std::string_view::npos)
-      out[i] = std::string(arg.substr(0, eq + 1)) + "<redacted>";
-    else if (i + 1 < out.size() && !out[i + 1].starts_with("-"))
-      out[++i] = "<redacted>";
-  }
-  return out;
 }
 
 Value encodePlugins(const std::map<std::string, std::vector<std::string>>& plugins, JsonAllocator& a, bool redact) {

@@ -24,7 +24,7 @@ class CoschedulingPlugin final : public ValidationPlugin, public PodGroupPolicyP
   Status validate(const Job&, const Job*, const PluginArgs& args, ValidationResult& out) override {
     coscheduling::CoschedulingOptions options;
     if (Status st = coscheduling::parseCoschedulingOptions(args, options); !st)
-      out.errors.push_back({"spec.plugins.coscheduling", st.message()});
+      out.warnings.push_back(ignoredFlagWarning("spec.plugins.coscheduling", st));
     return Status::ok();
   }
 

@@ -37,7 +37,7 @@ class EnvPlugin final : public ValidationPlugin, public JobHooksPlugin {
   Status configure(const PluginSettings& settings) { return parseArgs(settings.defaultArgs); }
 
   Status validate(const Job&, const Job*, const PluginArgs& args, ValidationResult& out) override {
-    if (Status st = parseArgs(args); !st) out.errors.push_back({"spec.plugins.env", st.message()});
+    if (Status st = parseArgs(args); !st) out.warnings.push_back(ignoredFlagWarning("spec.plugins.env", st));
     return Status::ok();
   }
 

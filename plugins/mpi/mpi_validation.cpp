@@ -31,7 +31,7 @@ void checkContainers(const std::vector<jobhost::Container>& containers, const st
 
 void validateMpiJob(const jobhost::Job& job, const jobhost::PluginArgs& args, jobhost::ValidationResult& out) {
   MpiOptions options;
-  if (jobhost::Status st = parseMpiOptions(args, options); !st) out.errors.push_back({"spec.plugins.mpi", st.message()});
+  if (jobhost::Status st = parseMpiOptions(args, options); !st) out.warnings.push_back(jobhost::ignoredFlagWarning("spec.plugins.mpi", st));
   for (size_t t = 0; t < job.spec.tasks.size(); ++t) {
     const auto& task = job.spec.tasks[t];
     if (task.name != options.master) continue;

@@ -49,7 +49,7 @@ class SshPlugin final : public ValidationPlugin, public ComponentBuildPlugin, pu
   Status validate(const Job&, const Job*, const PluginArgs& args, ValidationResult& out) override {
     ssh::SshOptions options;
     if (Status st = ssh::parseSshOptions(args, options); !st)
-      out.errors.push_back({"spec.plugins.ssh", st.message()});
+      out.warnings.push_back(ignoredFlagWarning("spec.plugins.ssh", st));
     return Status::ok();
   }
 

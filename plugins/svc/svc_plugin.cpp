@@ -44,7 +44,7 @@ class SvcPlugin final : public ValidationPlugin,
   Status validate(const Job&, const Job*, const PluginArgs& args, ValidationResult& out) override {
     svc::SvcOptions options;
     if (Status st = svc::parseSvcOptions(args, options); !st)
-      out.errors.push_back({"spec.plugins.svc", st.message()});
+      out.warnings.push_back(ignoredFlagWarning("spec.plugins.svc", st));
     return Status::ok();
   }
 

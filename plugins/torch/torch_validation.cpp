@@ -20,7 +20,7 @@ void validateTorchJob(const jobhost::Job& job, const jobhost::PluginArgs& args,
   const std::string name = jobPluginName(job);
   TorchOptions options;
   if (jobhost::Status st = parseTorchOptions(args, name, options); !st)
-    out.errors.push_back({"spec.plugins." + name, st.message()});
+    out.warnings.push_back(jobhost::ignoredFlagWarning("spec.plugins." + name, st));
 
   for (size_t t = 0; t < job.spec.tasks.size(); ++t) {
     const auto& containers = job.spec.tasks[t].template_.spec.containers;

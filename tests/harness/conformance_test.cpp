@@ -23,8 +23,8 @@ TEST(Conformance, ReportListsTheChecksThatRan) {
   ASSERT_TRUE(h.ok()) << h.loadError();
   ConformanceReport r = checkConformance(h, kDemoJob);
   EXPECT_TRUE(r.ok()) << ::testing::PrintToString(r.failures);
-  EXPECT_EQ(r.checks.front(), "env: unknown flag is an admission error naming plugin and flag");
-  EXPECT_EQ(r.checks[1], "svc: unknown flag is an admission error naming plugin and flag");
+  EXPECT_EQ(r.checks.front(), "env: unknown flag is an admission warning naming plugin and flag");
+  EXPECT_EQ(r.checks[1], "svc: unknown flag is an admission warning naming plugin and flag");
   EXPECT_EQ(r.checks[2], "OnJobAdd twice is idempotent");
   EXPECT_EQ(r.checks.back(), "svc: a throwing OnJobAdd is reported naming the plugin");
   EXPECT_EQ(r.checks.size(), 19u);
@@ -95,19 +95,28 @@ TEST(ConformanceCatches, NothingWhenThePluginIsCorrect) {
 TEST(ConformanceCatches, APluginWithoutValidationLeavesUnknownFlagsUnreported) {
   Strings failures;
   EXPECT_EQ(failedChecks(inProcess<Sloppy<Flaw::NoValidation>, "sloppy">(), &failures),
-            (Strings{"sloppy: unknown flag is an admission error naming plugin and flag"}));
+            (Strings{"sloppy: unknown flag is an admission warning naming plugin and flag"}));
   EXPECT_EQ(failures.at(0),
-            "sloppy: unknown flag is an admission error naming plugin and flag: the plugin implements no "
+            "sloppy: unknown flag is an admission warning naming plugin and flag: the plugin implements no "
             "Validation, so its flags go unchecked");
 }
 
-TEST(ConformanceCatches, AValidationThatAcceptsUnknownFlags) {
+TEST(ConformanceCatches, AValidationThatIgnoresUnknownFlagsSilently) {
   Strings failures;
   EXPECT_EQ(failedChecks(inProcess<Sloppy<Flaw::LenientFlags>, "sloppy">(), &failures),
-            (Strings{"sloppy: unknown flag is an admission error naming plugin and flag"}));
+            (Strings{"sloppy: unknown flag is an admission warning naming plugin and flag"}));
   EXPECT_EQ(failures.at(0),
-            "sloppy: unknown flag is an admission error naming plugin and flag: admission did not report "
+            "sloppy: unknown flag is an admission warning naming plugin and flag: admission did not warn about "
             "-jobhost-conformance-unknown-flag");
+}
+
+TEST(ConformanceCatches, AValidationThatRejectsJobsVolcanoWouldRun) {
+  Strings failures;
+  EXPECT_EQ(failedChecks(inProcess<Sloppy<Flaw::StrictFlags>, "sloppy">(), &failures),
+            (Strings{"sloppy: unknown flag is an admission warning naming plugin and flag"}));
+  EXPECT_EQ(failures.at(0),
+            "sloppy: unknown flag is an admission warning naming plugin and flag: admission rejected the job "
+            "(Volcano runs it: report the flag with ignoredFlagWarning)");
 }
 
 TEST(ConformanceCatches, OnJobAddThatChangesStateEveryTime) {
@@ -145,7 +154,7 @@ TEST(ConformanceCatches, ExceptionsThatEscapeAPluginBuiltWithoutTheBarrier) {
   std::string job = kSloppyJob;
   job.replace(job.find("sloppy"), 6, "unguarded");
   const Strings names = failedChecks(inProcess(&probes::unguardedEntry), &failures, job);
-  EXPECT_EQ(names, (Strings{"unguarded: unknown flag is an admission error naming plugin and flag",
+  EXPECT_EQ(names, (Strings{"unguarded: unknown flag is an admission warning naming plugin and flag",
                             "unguarded: OnJobAdd with a throwing host service is contained",
                             "unguarded: OnPodCreate with a throwing host service is contained",
                             "unguarded: OnJobUpdate with a throwing host service is contained",

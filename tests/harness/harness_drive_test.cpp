@@ -23,13 +23,15 @@ kind: Job
 metadata: {name: bad, namespace: team-a}
 spec:
   plugins: {env: ["--nope"]}
+  maxRetry: -1
   tasks: [{name: a, replicas: 1, template: {spec: {containers: [{name: c, image: busybox}]}}}]
 )");
   EXPECT_FALSE(s.admitted);
   ASSERT_EQ(s.errors.size(), 1u);
-  EXPECT_EQ(s.errors[0].field, "spec.plugins.env");
-  EXPECT_EQ(s.errors[0].message, "plugin env: flag provided but not defined: -nope");
-  EXPECT_TRUE(s.warnings.empty());
+  EXPECT_EQ(s.errors[0].field, "spec.maxRetry");
+  EXPECT_EQ(s.errors[0].message, "'maxRetry' cannot be less than zero");
+  EXPECT_EQ(s.warnings, Strings{"spec.plugins.env: plugin env: flag provided but not defined: -nope (ignored as on "
+                                "Volcano: it and any flag after it that was not parsed keep their defaults)"});
 }
 
 TEST_F(HarnessDrive, PodsCarryThePluginsEnvVolumesMountsAndLabels) {

@@ -58,7 +58,7 @@ class Probe final : public ValidationPlugin,
 };
 
 /// What a sloppy plugin gets wrong; Correct gets nothing wrong.
-enum class Flaw { Correct, NoValidation, LenientFlags, AddNotIdempotent, PodNotIdempotent, NoUndo };
+enum class Flaw { Correct, NoValidation, LenientFlags, StrictFlags, AddNotIdempotent, PodNotIdempotent, NoUndo };
 
 /// A JobHooks plugin named "sloppy" with one flaw. Correct: rejects unknown flags, keeps the marker,
 /// creates ConfigMap <job>-sloppy in OnJobAdd and deletes it in OnJobDelete, upserts SLOPPY=1.
@@ -107,7 +107,9 @@ class Sloppy final : public ValidationPlugin, public SloppyHooks<F> {
   Status validate(const Job&, const Job*, const PluginArgs& args, ValidationResult& out) override {
     FlagSet flags("plugin sloppy");
     Status st = flags.parse(args);
-    if (!st && F != Flaw::LenientFlags) out.errors.push_back({"spec.plugins.sloppy", st.message()});
+    if (!st && F == Flaw::StrictFlags) out.errors.push_back({"spec.plugins.sloppy", st.message()});
+    if (!st && F != Flaw::LenientFlags && F != Flaw::StrictFlags)
+      out.warnings.push_back(ignoredFlagWarning("spec.plugins.sloppy", st));
     return Status::ok();
   }
 };

@@ -99,16 +99,18 @@ TEST_F(EnvPluginTest, MarkerIsSetOnAddAndRemovedOnDeleteWithoutObjects) {
   EXPECT_TRUE(client_.calls.empty());
 }
 
-TEST_F(EnvPluginTest, AnyFlagIsAnAdmissionErrorNamingPluginAndFlag) {
+TEST_F(EnvPluginTest, AnyFlagIsAnAdmissionWarningNamingPluginAndFlag) {
   ValidationResult out;
   ASSERT_TRUE(plugin_->validation()->validate(job_, nullptr, {"--foo=1"}, out));
-  ASSERT_EQ(out.errors.size(), 1u);
-  EXPECT_EQ(out.errors[0].field, "spec.plugins.env");
-  EXPECT_EQ(out.errors[0].message, "plugin env: flag provided but not defined: -foo");
+  EXPECT_TRUE(out.errors.empty());
+  EXPECT_EQ(out.warnings, std::vector<std::string>{"spec.plugins.env: plugin env: flag provided but not defined: -foo"
+                                                   " (ignored as on Volcano: it and any flag after it that was not "
+                                                   "parsed keep their defaults)"});
 
   ValidationResult clean;
   ASSERT_TRUE(plugin_->validation()->validate(job_, nullptr, {}, clean));
   EXPECT_TRUE(clean.errors.empty());
+  EXPECT_TRUE(clean.warnings.empty());
 }
 
 // End to end through the production loader and the sim cluster: a multi-task job with dashed task

@@ -210,15 +210,20 @@ TEST_F(MpiPluginTest, ReservedOpenMpiEnvOnTheMasterIsRejected) {
             "OMPI_MCA_plm_rsh_args]");
 }
 
-TEST_F(MpiPluginTest, BadFlagsAreAdmissionErrorsNamingPluginAndFlag) {
-  ValidationResult slots = validate({"--slots=0"});
-  ASSERT_EQ(slots.errors.size(), 1u);
-  EXPECT_EQ(slots.errors[0].field, "spec.plugins.mpi");
-  EXPECT_EQ(slots.errors[0].message, "plugin mpi: invalid value \"0\" for flag -slots: must be >= 1");
-  ValidationResult port = validate({"-port=ssh"});
-  ASSERT_EQ(port.errors.size(), 1u);
-  EXPECT_EQ(port.errors[0].message, "plugin mpi: invalid value \"ssh\" for flag -port: parse error");
-  EXPECT_TRUE(validate({"--master=master", "--worker", "worker", "--port=22", "--slots", "8"}).errors.empty());
+TEST_F(MpiPluginTest, BadFlagsAreAdmissionWarningsNamingPluginAndFlag) {
+  const ValidationResult slots = validate({"--slots=0"});
+  EXPECT_TRUE(slots.errors.empty());
+  EXPECT_EQ(slots.warnings, std::vector<std::string>{"spec.plugins.mpi: plugin mpi: invalid value \"0\" for flag -slots: "
+                                                     "must be >= 1 (ignored as on Volcano: it and any flag after it "
+                                                     "that was not parsed keep their defaults)"});
+  const ValidationResult port = validate({"-port=ssh"});
+  EXPECT_TRUE(port.errors.empty());
+  ASSERT_EQ(port.warnings.size(), 1u);
+  EXPECT_EQ(port.warnings[0].substr(0, port.warnings[0].find(" (ignored")),
+            "spec.plugins.mpi: plugin mpi: invalid value \"ssh\" for flag -port: parse error");
+  const ValidationResult good = validate({"--master=master", "--worker", "worker", "--port=22", "--slots", "8"});
+  EXPECT_TRUE(good.errors.empty());
+  EXPECT_TRUE(good.warnings.empty());
 }
 
 // End to end through the production loader and the sim cluster, with the svc and ssh plugins that

@@ -248,22 +248,25 @@ TEST_F(SshPluginTest, JobUpdateDoesNothingAndJobDeleteRemovesTheSecretOnce) {
   EXPECT_TRUE(job_.status.controlledResources.empty());
 }
 
-TEST_F(SshPluginTest, BadFlagsAreAdmissionErrorsNamingPluginAndFlag) {
+TEST_F(SshPluginTest, BadFlagsAreAdmissionWarningsNamingPluginAndFlag) {
   ValidationResult out;
   ASSERT_TRUE(plugin_->validation()->validate(job_, nullptr, {"--ssh-port=abc"}, out));
-  ASSERT_EQ(out.errors.size(), 1u);
-  EXPECT_EQ(out.errors[0].field, "spec.plugins.ssh");
-  EXPECT_EQ(out.errors[0].message, "plugin ssh: invalid value \"abc\" for flag -ssh-port: parse error");
+  EXPECT_TRUE(out.errors.empty());
+  ASSERT_EQ(out.warnings.size(), 1u);
+  EXPECT_EQ(out.warnings[0].substr(0, out.warnings[0].find(" (ignored")),
+            "spec.plugins.ssh: plugin ssh: invalid value \"abc\" for flag -ssh-port: parse error");
 
   ValidationResult missing;
   ASSERT_TRUE(plugin_->validation()->validate(job_, nullptr, {"--ssh-key-file-path"}, missing));
-  ASSERT_EQ(missing.errors.size(), 1u);
-  EXPECT_EQ(missing.errors[0].message, "plugin ssh: flag needs an argument: -ssh-key-file-path");
+  ASSERT_EQ(missing.warnings.size(), 1u);
+  EXPECT_EQ(missing.warnings[0].substr(0, missing.warnings[0].find(" (ignored")),
+            "spec.plugins.ssh: plugin ssh: flag needs an argument: -ssh-key-file-path");
 
   ValidationResult good;
   ASSERT_TRUE(plugin_->validation()->validate(
       job_, nullptr, {"--ssh-key-file-path", "/home/u/.ssh", "-ssh-port=99999"}, good));
   EXPECT_TRUE(good.errors.empty());
+  EXPECT_TRUE(good.warnings.empty());
 }
 
 // End to end through the production loader and the sim cluster: the Secret of a multi-task job

@@ -342,25 +342,28 @@ TEST_F(SvcPluginTest, BoolFlagFollowedByAWordStaysOnAndEndsTheFlags) {
   EXPECT_TRUE(out.errors.empty());
 }
 
-TEST_F(SvcPluginTest, BadFlagsAreAdmissionErrorsNamingPluginAndFlag) {
+TEST_F(SvcPluginTest, BadFlagsAreAdmissionWarningsNamingPluginAndFlag) {
   auto* validation = plugin_->validation();
   ValidationResult bad;
   ASSERT_TRUE(validation->validate(job_, nullptr, {"--publish-not-ready-addresses=maybe"}, bad));
-  ASSERT_EQ(bad.errors.size(), 1u);
-  EXPECT_EQ(bad.errors[0].field, "spec.plugins.svc");
-  EXPECT_EQ(bad.errors[0].message,
-            "plugin svc: invalid boolean value \"maybe\" for -publish-not-ready-addresses: parse error");
+  EXPECT_TRUE(bad.errors.empty());
+  ASSERT_EQ(bad.warnings.size(), 1u);
+  EXPECT_EQ(bad.warnings[0].substr(0, bad.warnings[0].find(" (ignored")),
+            "spec.plugins.svc: plugin svc: invalid boolean value \"maybe\" for -publish-not-ready-addresses: parse error");
 
   ValidationResult unknown;
   ASSERT_TRUE(validation->validate(job_, nullptr, {"--no-such-flag"}, unknown));
-  ASSERT_EQ(unknown.errors.size(), 1u);
-  EXPECT_EQ(unknown.errors[0].message, "plugin svc: flag provided but not defined: -no-such-flag");
+  EXPECT_TRUE(unknown.errors.empty());
+  ASSERT_EQ(unknown.warnings.size(), 1u);
+  EXPECT_EQ(unknown.warnings[0].substr(0, unknown.warnings[0].find(" (ignored")),
+            "spec.plugins.svc: plugin svc: flag provided but not defined: -no-such-flag");
 
   ValidationResult good;
   ASSERT_TRUE(validation->validate(
       job_, nullptr, {"--publish-not-ready-addresses", "-disable-network-policy=true", "--inject-hosts-env=false"},
       good));
   EXPECT_TRUE(good.errors.empty());
+  EXPECT_TRUE(good.warnings.empty());
 }
 
 // End to end through the production loader and the sim cluster: the objects, every pod of a

@@ -244,22 +244,23 @@ TEST_F(TorchPluginTest, ReservedTorchrunEnvIsRejectedWithTrainersMessage) {
   EXPECT_EQ(out.errors[0].message, "must not have reserved envs, invalid envs configured: [PET_MASTER_PORT PET_NNODES]");
 }
 
-TEST_F(TorchPluginTest, BadFlagsAreAdmissionErrorsUnderTheNameTheJobUses) {
-  ValidationResult port = validate({"--port=x"});
-  ASSERT_EQ(port.errors.size(), 1u);
-  EXPECT_EQ(port.errors[0].field, "spec.plugins.pytorch");
-  EXPECT_EQ(port.errors[0].message, "plugin pytorch: invalid value \"x\" for flag -port: parse error");
+TEST_F(TorchPluginTest, BadFlagsAreAdmissionWarningsUnderTheNameTheJobUses) {
+  auto firstWarning = [](const ValidationResult& r) {
+    EXPECT_TRUE(r.errors.empty());
+    return r.warnings.size() == 1 ? r.warnings[0].substr(0, r.warnings[0].find(" (ignored")) : "";
+  };
+  EXPECT_EQ(firstWarning(validate({"--port=x"})),
+            "spec.plugins.pytorch: plugin pytorch: invalid value \"x\" for flag -port: parse error");
 
   job_.spec.plugins = {{"torch", {}}};
-  ValidationResult nproc = validate({"--nproc-per-node=gpu"});
-  ASSERT_EQ(nproc.errors.size(), 1u);
-  EXPECT_EQ(nproc.errors[0].field, "spec.plugins.torch");
-  EXPECT_EQ(nproc.errors[0].message,
-            "plugin torch: invalid value \"gpu\" for flag -nproc-per-node: must be auto or a positive integer");
-  EXPECT_EQ(validate({"--nproc-per-node=0"}).errors.size(), 1u);
-  EXPECT_TRUE(validate({"--master", "m", "-worker=w", "--port", "1", "--wait-master-enabled=false",
-                        "--wait-master-timeout=5", "--wait-master-image=x", "--nproc-per-node=auto"})
-                  .errors.empty());
+  EXPECT_EQ(firstWarning(validate({"--nproc-per-node=gpu"})),
+            "spec.plugins.torch: plugin torch: invalid value \"gpu\" for flag -nproc-per-node: must be auto or a "
+            "positive integer");
+  EXPECT_EQ(validate({"--nproc-per-node=0"}).warnings.size(), 1u);
+  const ValidationResult good = validate({"--master", "m", "-worker=w", "--port", "1", "--wait-master-enabled=false",
+                                          "--wait-master-timeout=5", "--wait-master-image=x", "--nproc-per-node=auto"});
+  EXPECT_TRUE(good.errors.empty());
+  EXPECT_TRUE(good.warnings.empty());
 }
 
 // End to end through the production loader (configured as Volcano's `pytorch` alias) and the sim

@@ -111,7 +111,7 @@ class TensorflowPlugin final : public ValidationPlugin, public JobHooksPlugin {
 
   Status validate(const Job&, const Job*, const PluginArgs& args, ValidationResult& out) override {
     Options o;
-    if (Status st = parseOptions(args, o); !st) out.errors.push_back({"spec.plugins.tensorflow", st.message()});
+    if (Status st = parseOptions(args, o); !st) out.warnings.push_back(ignoredFlagWarning("spec.plugins.tensorflow", st));
     return Status::ok();
   }
 

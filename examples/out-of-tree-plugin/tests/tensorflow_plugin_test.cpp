@@ -231,12 +231,13 @@ TEST_F(TensorflowPlugin, ABadConfigArgFailsTheLoad) {
       << h.loadError();
 }
 
-TEST_F(TensorflowPlugin, UnknownFlagIsAnAdmissionError) {
+TEST_F(TensorflowPlugin, UnknownFlagIsAnAdmissionWarning) {
   Submission s = h_.admit(tfJob(R"(["--learning-rate=1"])"));
-  EXPECT_FALSE(s.admitted);
-  ASSERT_EQ(s.errors.size(), 1u);
-  EXPECT_EQ(s.errors[0].field, "spec.plugins.tensorflow");
-  EXPECT_EQ(s.errors[0].message, "plugin tensorflow: flag provided but not defined: -learning-rate");
+  EXPECT_TRUE(s.admitted);
+  EXPECT_TRUE(s.errors.empty());
+  EXPECT_EQ(s.warnings, std::vector<std::string>{"spec.plugins.tensorflow: plugin tensorflow: flag provided but not "
+                                                 "defined: -learning-rate (ignored as on Volcano: it and any flag "
+                                                 "after it that was not parsed keep their defaults)"});
 }
 
 TEST_F(TensorflowPlugin, JobRunsToCompletionOnVirtualTime) {

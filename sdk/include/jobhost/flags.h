@@ -46,4 +46,12 @@ class FlagSet {
   std::vector<std::string> remaining_;
 };
 
+/// The admission warning for a job's flag that failed to parse or has a bad value. Volcano logs
+/// such a flag and runs the plugin with the flags parsed before it (the rest keep their defaults),
+/// and so do the hooks here; Validation reports it as a warning so the job is still admitted.
+inline std::string ignoredFlagWarning(std::string_view field, const Status& parseError) {
+  return std::string(field) + ": " + parseError.message() +
+         " (ignored as on Volcano: it and any flag after it that was not parsed keep their defaults)";
+}
+
 }  // namespace jobhost

@@ -21,8 +21,8 @@ struct ConformanceReport {
 };
 
 /// Runs the suite for every plugin of `harness` on `jobYaml` (which must pass admission):
-///  - unknown flags: spec.plugins.<plugin> += "--jobhost-conformance-unknown-flag=1" makes admission
-///    fail with an error naming the plugin and the flag;
+///  - unknown flags: spec.plugins.<plugin> += "--jobhost-conformance-unknown-flag=1" is admitted
+///    (as Volcano runs it) with a warning naming the plugin and the flag;
 ///  - idempotency: OnJobAdd, OnJobUpdate, OnJobDelete twice in a row change nothing the second
 ///    time; OnPodCreate run again on the pod it produced leaves it unchanged;
 ///  - undo: after OnJobAdd then OnJobDelete, no object is left and controlledResources is as before;
