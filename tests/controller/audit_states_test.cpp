@@ -18,12 +18,6 @@ class AuditStates : public ControllerTest {
     ASSERT_EQ(phase(), JobPhase::Running);
     take();
   }
-  HandledRequest issue(const std::string& action, const std::string& task = "", const std::string& pod = "") {
-    command(action, task, pod);
-    auto lines = takeEvent("CommandIssued");
-    EXPECT_EQ(lines.size(), 1u);
-    return lines.empty() ? HandledRequest{} : lines[0];
-  }
 };
 
 // §4 Pending: MinAvailable <= Running + Succeeded + Failed — finished pods count too.

@@ -42,13 +42,6 @@ class States : public ControllerTest {
     take();
   }
   std::string podGroupName() { return jobName + "-" + controller->getJob(ns, jobName)->metadata.uid; }
-  HandledRequest issue(const std::string& action, const std::string& task = "", const std::string& pod = "",
-                       const std::string& partition = "") {
-    command(action, task, pod, partition);
-    auto lines = takeEvent("CommandIssued");
-    EXPECT_EQ(lines.size(), 1u);
-    return lines.empty() ? HandledRequest{} : lines[0];
-  }
 };
 
 // ---- §4 ----

@@ -114,4 +114,12 @@ std::vector<HandledRequest> ControllerTest::takeEvent(const std::string& event) 
   return out;
 }
 
+HandledRequest ControllerTest::issue(const std::string& action, const std::string& task, const std::string& pod,
+                                     const std::string& partition) {
+  command(action, task, pod, partition);
+  auto lines = takeEvent("CommandIssued");
+  EXPECT_EQ(lines.size(), 1u);
+  return lines.empty() ? HandledRequest{} : lines[0];
+}
+
 }  // namespace jobhost::testing

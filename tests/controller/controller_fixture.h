@@ -54,6 +54,9 @@ class ControllerTest : public ::testing::Test {
   std::vector<HandledRequest> take();
   /// The handled requests since the last take() whose event is `event`.
   std::vector<HandledRequest> takeEvent(const std::string& event);
+  /// Issues a command and returns the one request it produced (a test failure if not exactly one).
+  HandledRequest issue(const std::string& action, const std::string& task = "", const std::string& pod = "",
+                       const std::string& partition = "");
 
   PodBehaviour defaults;
   std::string ns = "default";

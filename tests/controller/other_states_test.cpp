@@ -29,12 +29,6 @@ class LaterStates : public ControllerTest {
     EXPECT_EQ(lines.size(), 2u);
     return lines;
   }
-  HandledRequest issue(const std::string& action) {
-    command(action);
-    auto lines = takeEvent("CommandIssued");
-    EXPECT_EQ(lines.size(), 1u);
-    return lines.empty() ? HandledRequest{} : lines[0];
-  }
 };
 
 TEST_F(LaterStates, RestartingSyncJobGoesPendingOnceEnoughPodsAreBack) {

@@ -16,12 +16,6 @@ class PendingState : public ControllerTest {
     ASSERT_EQ(status().pending, 2);
     take();
   }
-  HandledRequest issue(const std::string& action, const std::string& task = "", const std::string& pod = "") {
-    command(action, task, pod);
-    auto lines = takeEvent("CommandIssued");
-    EXPECT_EQ(lines.size(), 1u);
-    return lines.empty() ? HandledRequest{} : lines[0];
-  }
 };
 
 TEST_F(PendingState, RestartJobKillsAllAndRestarts) {
@@ -119,13 +113,6 @@ class RunningState : public ControllerTest {
     runTo(1000);
     ASSERT_EQ(phase(), JobPhase::Running);
     take();
-  }
-  HandledRequest issue(const std::string& action, const std::string& task = "", const std::string& pod = "",
-                       const std::string& partition = "") {
-    command(action, task, pod, partition);
-    auto lines = takeEvent("CommandIssued");
-    EXPECT_EQ(lines.size(), 1u);
-    return lines.empty() ? HandledRequest{} : lines[0];
   }
 };
 
