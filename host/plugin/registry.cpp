@@ -1,5 +1,5 @@
-// Registry construction: load in config order, refuse duplicates and a second Status plugin, and
-// apply per-point enabled/disabled lists (disabled "*" clears a point's defaults).
+// Registry construction: load in config order, refuse duplicate files or names and a second Status
+// plugin, apply per-point enabled/disabled lists by name or alias ("*" clears a point's defaults).
 #include "host/plugin/registry.h"
 
 #include <algorithm>
@@ -59,11 +59,17 @@ Expected<std::shared_ptr<Registry>> Registry::fromLoaded(std::vector<RegisteredP
                                                          const HostConfig& config) {
   auto reg = std::make_shared<Registry>();
   for (size_t i = 0; i < plugins.size(); ++i)
-    for (size_t j = 0; j < i; ++j)
+    for (size_t j = 0; j < i; ++j) {
       if (plugins[i].loaded.file == plugins[j].loaded.file && !plugins[i].loaded.file.empty())
         return Expected<std::shared_ptr<Registry>>::failure(
             plugins[i].loaded.file + ": plugin \"" + plugins[i].loaded.name +
             "\" is loaded twice; remove the duplicate entry from the config");
+      for (const auto& name : plugins[i].names)
+        if (std::find(plugins[j].names.begin(), plugins[j].names.end(), name) != plugins[j].names.end())
+          return Expected<std::shared_ptr<Registry>>::failure(
+              plugins[i].loaded.file + ": plugin name \"" + name + "\" is already used by the plugin loaded from " +
+              plugins[j].loaded.file + "; give one of them another \"name\" in the config");
+    }
   reg->plugins_ = std::move(plugins);
   if (Status st = reg->buildPoints(config); !st)
     return Expected<std::shared_ptr<Registry>>::failure(st.message());
@@ -82,7 +88,8 @@ Status Registry::buildPoints(const HostConfig& config) {
         sel && std::find(sel->disabled.begin(), sel->disabled.end(), "*") != sel->disabled.end();
     for (const auto& r : plugins_) {
       if (!(r.loaded.capabilities & capabilityOf(point)) || disableAll) continue;
-      if (sel && std::find(sel->disabled.begin(), sel->disabled.end(), r.names[0]) != sel->disabled.end())
+      if (sel && std::any_of(sel->disabled.begin(), sel->disabled.end(),
+                             [&](const std::string& name) { return find(name) == &r; }))
         continue;
       list.push_back(&r);
     }

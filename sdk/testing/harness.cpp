@@ -6,6 +6,7 @@
 
 #include "host/admission/admission.h"
 #include "host/admission/mutation.h"
+#include "host/common/log.h"
 #include "host/plugin/plugin_validation.h"
 #include "host/spec/job_loader.h"
 #include "harness_state.h"
@@ -112,6 +113,10 @@ Harness::Harness(std::vector<PluginSource> sources, std::string_view configJson)
     const jobhost_plugin_entry_fn entry = i >= fromConfig ? sources[i - fromConfig].entry : nullptr;
     LoadRequest req{e.name, e.path, s.config.baseDir, searchPath, e.args};
     auto loaded = entry ? adoptPlugin(entry, req) : loadPlugin(req);
+    if (!loaded && !e.required) {  // as Registry::load: an optional plugin is skipped with a warning
+      log::get("loader")->warn("skipping optional plugin: {}", loaded.error());
+      continue;
+    }
     if (!loaded) {
       s.error = loaded.error();
       return;
