@@ -59,7 +59,8 @@ const std::vector<Command>& commands() {
        "config's backend.sim) under a virtual clock, following the script's pod behaviours and timed\n"
        "events. Prints one JSON object per request the controller handled (t_ms, event, pod,\n"
        "exitCode, action, delay_ms, phase, retryCount, version, pending, running, succeeded, failed,\n"
-       "terminating) and a last line {\"final\": <job status>}. See README \"Simulating a job\".\n",
+       "terminating, unknown), a line per PodGroup Unschedulable report, and a last line\n"
+       "{\"final\": <job status>, \"t_ms\": <end>}. See README \"Simulating a job\".\n",
        {"config", "script"}, {}, &simulateCommand},
   };
   return table;

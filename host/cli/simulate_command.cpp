@@ -26,6 +26,10 @@ int simulateCommand(const Args& args, Streams io) {
   auto admitted = admitSingleJob("simulate", args.positionals[0], *host, io, &rc);
   if (!admitted) return rc;
   Job job = admitted->document.job;
+  if (Status checked = validateSimulationScript(*script, job, host->config.sim); !checked) {
+    io.err << checked.message() << "\n";
+    return kInputError;
+  }
   if (job.metadata.uid.empty()) job.metadata.uid = stableUid(job.metadata.namespace_, job.metadata.name);
   PluginJobPlugins plugins(host->registry, host->config.priorityClasses);
   Status st = runSimulation(job, *script, plugins, host->config.controller, io.out, host->config.sim);

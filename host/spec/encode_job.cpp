@@ -132,7 +132,10 @@ Value encodeJobStatusWith(const JobStatus& s, JsonAllocator& a, EncodeOptions op
       .number("unknown", s.unknown)
       .number("version", s.version)
       .number("retryCount", s.retryCount);
-  if (s.runningDurationMs) out.object().string("runningDuration", formatGoDuration(Duration{*s.runningDurationMs}));
+  if (s.runningDurationMs)
+    out.object().string("runningDuration", formatGoDuration(Duration{*s.runningDurationMs}));
+  else if (every)  // unset (a sync drops it, a kill sets it): null, so every field is named
+    out.object().set("runningDuration", Value(rapidjson::kNullType));
   return out.child("controlledResources", jsonStringMap(s.controlledResources, a))
       .child("conditions", jsonArray(s.conditions, a, encodeCondition))
       .object()

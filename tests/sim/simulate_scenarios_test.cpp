@@ -415,7 +415,7 @@ until: 15s
             R"({"final":{"state":{"phase":"Running","reason":"","message":"","lastTransitionTime":"1970-01-01T00:00:11Z"},)"
             R"("minAvailable":2,"taskStatusCount":{"worker":{"phase":{"Running":1,"Succeeded":1}}},"pending":0,)"
             R"("running":1,"succeeded":1,"failed":0,"terminating":0,"unknown":0,"version":4,"retryCount":1,)"
-            R"("controlledResources":{},"conditions":[{"status":"Aborting","lastTransitionTime":"1970-01-01T00:00:05Z"},)"
+            R"("runningDuration":null,"controlledResources":{},"conditions":[{"status":"Aborting","lastTransitionTime":"1970-01-01T00:00:05Z"},)"
             R"({"status":"Aborted","lastTransitionTime":"1970-01-01T00:00:05Z"},{"status":"Restarting",)"
             R"("lastTransitionTime":"1970-01-01T00:00:10Z"},{"status":"Pending","lastTransitionTime":"1970-01-01T00:00:10Z"},)"
             R"({"status":"Running","lastTransitionTime":"1970-01-01T00:00:11Z"}]},"t_ms":15000})");

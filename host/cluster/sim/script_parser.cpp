@@ -35,18 +35,35 @@ class Parser {
   }
 
  private:
-  [[noreturn]] void fail(const YAML::Node& n, const std::string& field, const std::string& what) const {
+  std::string where(const YAML::Node& n) const {
     YAML::Mark m = n.Mark();
-    std::string where = file_;
-    if (m.line >= 0) where += ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
-    throw ScriptError{where + ": " + (field.empty() ? "script" : field) + ": " + what};
+    std::string at = file_;
+    if (m.line >= 0) at += ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+    return at;
+  }
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& field, const std::string& what) const {
+    throw ScriptError{where(n) + ": " + (field.empty() ? "script" : field) + ": " + what};
+  }
+  /// A mapping key: a plain scalar (a list or mapping as a key is an error, not a bad conversion).
+  std::string key(const YAML::Node& k, const std::string& field) const {
+    if (!k.IsScalar()) fail(k, field, "expected a name as the key");
+    return k.Scalar();
+  }
+  /// yaml-cpp keeps every entry of a mapping that names a key twice (and `n[key]` finds the first).
+  void noDuplicateKeys(const YAML::Node& n, const std::string& field) const {
+    std::set<std::string> seen;
+    for (const auto& kv : n) {
+      std::string k = key(kv.first, field);
+      if (!seen.insert(k).second) fail(kv.first, childPath(field, k), "duplicate key");
+    }
   }
   void expectMap(const YAML::Node& n, const std::string& field) const {
     if (!n.IsMap()) fail(n, field, "expected a mapping");
   }
   void allowKeys(const YAML::Node& n, const std::string& field, std::initializer_list<const char*> keys) const {
+    noDuplicateKeys(n, field);
     for (const auto& kv : n) {
-      std::string k = kv.first.as<std::string>();
+      std::string k = kv.first.Scalar();
       if (std::none_of(keys.begin(), keys.end(), [&](const char* a) { return k == a; })) {
         std::string allowed;
         for (const char* a : keys) allowed += std::string(allowed.empty() ? "" : ", ") + a;
@@ -126,9 +143,11 @@ class Parser {
 
   void pods(const YAML::Node& n, SimulationScript& s) const {
     expectMap(n, "pods");
+    noDuplicateKeys(n, "pods");
     for (const auto& kv : n) {
-      std::string name = kv.first.as<std::string>();
+      std::string name = kv.first.Scalar();
       std::string field = childPath("pods", name);
+      s.podWhere[name] = where(kv.first);
       auto& list = s.pods[name];
       if (kv.second.IsMap()) {
         list.push_back(behaviour(kv.second, field));
@@ -151,7 +170,9 @@ class Parser {
       allowKeys(e, field, {"at", "evict", "command", "task", "pod", "partition", "loseNode"});
       if (!e["at"]) fail(e, field + ".at", "required (virtual time from submit, e.g. 12s)");
       ScriptEvent ev;
+      ev.field = field;
       ev.atMs = duration(e["at"], field + ".at");
+      for (const auto& kv : e) ev.where[kv.first.Scalar()] = where(kv.second);
       int kinds = (e["evict"] ? 1 : 0) + (e["command"] ? 1 : 0) + (e["loseNode"] ? 1 : 0);
       if (kinds != 1) fail(e, field, "needs exactly one of evict, command, loseNode");
       if (auto v = e["evict"]) {
@@ -164,13 +185,33 @@ class Parser {
           fail(c, field + ".command",
                "unknown command \"" + ev.command +
                    "\" (AbortJob ResumeJob RestartJob TerminateJob CompleteJob RestartTask RestartPod RestartPartition)");
-        if (auto v = e["task"]) ev.task = scalar(v, field + ".task");
-        if (auto v = e["pod"]) ev.pod = scalar(v, field + ".pod");
-        if (auto v = e["partition"]) ev.partition = scalar(v, field + ".partition");
+        // The target keys each command takes: RestartTask task:, RestartPod pod: (and its task:, if
+        // given), RestartPartition task: and partition:; the job-wide commands none.
+        const bool takesTask = ev.command == "RestartTask" || ev.command == "RestartPod" || ev.command == "RestartPartition";
+        const bool takesPod = ev.command == "RestartPod";
+        const bool takesPartition = ev.command == "RestartPartition";
+        auto target = [&](const char* key, bool takes, std::string& into) {
+          auto v = e[key];
+          if (!v) return;
+          if (!takes) fail(v, field + "." + key, ev.command + " takes no " + key + ":");
+          into = scalar(v, field + "." + key);
+          if (into.empty()) fail(v, field + "." + key, "must not be empty");
+        };
+        target("task", takesTask, ev.task);
+        target("pod", takesPod, ev.pod);
+        target("partition", takesPartition, ev.partition);
         if (ev.command == "RestartTask" && ev.task.empty()) fail(e, field + ".task", "RestartTask needs task:");
         if (ev.command == "RestartPod" && ev.pod.empty()) fail(e, field + ".pod", "RestartPod needs pod:");
         if (ev.command == "RestartPartition" && (ev.task.empty() || ev.partition.empty()))
           fail(e, field, "RestartPartition needs task: and partition:");
+        if (takesPartition) {
+          // Partition ids are the decimal `volcano.sh/partition-id` label values: index / partitionSize.
+          const bool number = ev.partition.size() <= 9 && std::all_of(ev.partition.begin(), ev.partition.end(),
+                                                                       [](char ch) { return ch >= '0' && ch <= '9'; });
+          if (!number || (ev.partition.size() > 1 && ev.partition[0] == '0'))
+            fail(e["partition"], field + ".partition",
+                 "expected a partition number such as 0 or 1, got \"" + ev.partition + "\"");
+        }
       } else {
         ev.kind = ScriptEvent::Kind::LoseNode;
         ev.node = static_cast<int>(integer(e["loseNode"], field + ".loseNode", 0, 100000));

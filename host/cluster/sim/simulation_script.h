@@ -12,6 +12,8 @@
 #include "host/cluster/sim/pod_behaviour.h"
 #include "host/common/expected.h"
 #include "host/config/config.h"
+#include "jobhost/job.h"
+#include "jobhost/status.h"
 
 namespace jobhost {
 
@@ -35,6 +37,8 @@ struct ScriptEvent {
   std::string task;       // Command RestartTask / RestartPartition (and optionally RestartPod)
   std::string partition;  // Command RestartPartition
   int node = 0;           // LoseNode: index into the cluster's nodes (node-<i>)
+  std::string field;      // "events[<i>]", its place in the script (before sorting)
+  std::map<std::string, std::string> where;  // key -> "<file>:<line>:<column>" of its value
 };
 
 struct SimulationScript {
@@ -42,6 +46,7 @@ struct SimulationScript {
   std::optional<SimBackendConfig> cluster;  // nullopt: the config's sim section
   PodBehaviour defaults;
   std::map<std::string, std::vector<PodBehaviourOverride>> pods;
+  std::map<std::string, std::string> podWhere;  // pod name -> "<file>:<line>:<column>" of its key
   std::vector<ScriptEvent> events;  // sorted by time (stable)
   std::optional<int64_t> untilMs;   // nullopt: stop when the job finishes
 
@@ -52,5 +57,12 @@ struct SimulationScript {
 /// Parses script YAML. Errors read "<file>:<line>:<column>: <field>: <what is wrong>".
 Expected<SimulationScript> parseSimulationScript(std::string_view text, const std::string& file);
 Expected<SimulationScript> loadSimulationScript(const std::string& path);
+
+/// Checks the names a parsed script scripts against the (defaulted) job and the cluster it runs on:
+/// `pods:` keys and `evict:` must be pods of the job (`<job>-<task>-<index>`), `loseNode:` an index
+/// below the node count (`script.cluster`, else `cluster`). Command targets are not checked: the
+/// controller handles an unknown task, pod or partition as Volcano does (spec §5.1). Errors read
+/// "<file>:<line>:<column>: <field>: <what is wrong>".
+Status validateSimulationScript(const SimulationScript& script, const Job& job, const SimBackendConfig& cluster);
 
 }  // namespace jobhost
