@@ -16,6 +16,7 @@
 #include "host/plugin/plugin_job_plugins.h"
 #include "host/plugin/plugin_validation.h"
 #include "host/plugin/registry.h"
+#include "host/workload/names.h"
 
 namespace jobhost::cli {
 namespace {
@@ -112,7 +113,7 @@ int runCommand(const Args& args, Streams io) {
     auto job = controller.getJob(ns, name);
     if (!job) break;
     auto pods = local.jobPods(ns, name);
-    last = takeProgress(*job, pods, elapsedMs());
+    last = takeProgress(*job, pods, local.getPodGroup(ns, podGroupName(*job)), elapsedMs());
     view.show(last);
     if (ended(job->status.state.phase)) break;
     if (int sig = signals.wait(tty ? 200 : 100)) {

@@ -33,10 +33,24 @@ std::string phaseText(const JobProgress& p) {
   return s;
 }
 
+
+std::string waitingReason(const std::optional<PodGroup>& podGroup) {
+  if (!podGroup) return "";
+  const PodGroupCondition* latest = nullptr;
+  for (const auto& c : podGroup->status.conditions)
+    if (c.status == "True" && (!latest || c.lastTransitionTime >= latest->lastTransitionTime)) latest = &c;
+  if (!latest || latest->type == "Scheduled") return "";
+  std::string type = latest->type;
+  std::transform(type.begin(), type.end(), type.begin(), [](unsigned char ch) { return std::tolower(ch); });
+  return type + ": " + latest->reason + ": " + latest->message;
+}
+
 }  // namespace
 
-JobProgress takeProgress(const Job& job, const std::vector<PodState>& pods, int64_t elapsedMs) {
+JobProgress takeProgress(const Job& job, const std::vector<PodState>& pods, const std::optional<PodGroup>& podGroup,
+                         int64_t elapsedMs) {
   JobProgress p;
+  p.waiting = waitingReason(podGroup);
   p.job = job.metadata.namespace_ + "/" + job.metadata.name;
   p.phase = job.status.state.phase;
   p.retryCount = job.status.retryCount;
@@ -72,6 +86,7 @@ void ProgressView::show(const JobProgress& progress) {
   if (!tty_) {
     std::string line = pad(phaseText(progress), 12);
     for (const auto& t : progress.tasks) line += "  " + taskLine(t);
+    if (!progress.waiting.empty()) line += "  waiting: " + progress.waiting;
     if (line == lastLine_) return;
     lastLine_ = line;
     out_ << "[" << pad(seconds(progress.elapsedMs), 7) << "] " << line << "\n" << std::flush;
@@ -88,6 +103,10 @@ void ProgressView::show(const JobProgress& progress) {
              pad(std::to_string(t.succeeded), 11) + pad(std::to_string(t.failed), 8) + std::to_string(t.restarts) +
              "\n";
   drawnLines_ = 2 + static_cast<int>(progress.tasks.size());
+  if (!progress.waiting.empty()) {
+    block += "  waiting: " + progress.waiting + "\n";
+    ++drawnLines_;
+  }
   out_ << block << std::flush;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <string>
@@ -28,11 +29,15 @@ struct JobProgress {
   int32_t retryCount = 0;
   std::vector<TaskProgress> tasks;  // in spec order
   int64_t elapsedMs = 0;
+  std::string waiting;  // why the gang is not placed (its PodGroup's condition), else empty
 };
 
 /// Counts the pods of `job` by task (volcano.sh/task-spec) and phase; pods being deleted count as
-/// terminating; restarts add up every container's restartCount.
-JobProgress takeProgress(const Job& job, const std::vector<PodState>& pods, int64_t elapsedMs);
+/// terminating; restarts add up every container's restartCount. `waiting` comes from the job's
+/// PodGroup as Volcano's PodGroupPending event reads it: its latest True condition, unless that is
+/// Scheduled ("unschedulable: NotEnoughResources: <message>").
+JobProgress takeProgress(const Job& job, const std::vector<PodState>& pods, const std::optional<PodGroup>& podGroup,
+                         int64_t elapsedMs);
 
 class ProgressView {
  public:

@@ -1,5 +1,5 @@
-// `jobhost run`'s summary: pod outcomes per task counted from pod events (succeeded, failed,
-// killed, restarts) even after the job's pods are gone, and the summary text.
+// `jobhost run`'s progress and summary: pod counts per task and why the gang waits, pod outcomes
+// per task counted from pod events (succeeded, failed, killed, restarts) and the summary text.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -92,6 +92,32 @@ TEST(RunSummary, CountsEveryIncarnationByItsLastObservedPhase) {
             "  task worker: pods succeeded 2, failed 1, restarts 1\n"
             "  pod demo-worker-1 container main exited 137: /w/default/demo/demo-worker-1/logs/main.log\n"
             "logs: /w/default/demo/<pod>/logs/<container>.log\n");
+}
+
+PodGroupCondition condition(const std::string& type, const std::string& status, TimeMs at,
+                            const std::string& reason = "", const std::string& message = "") {
+  return PodGroupCondition{type, status, reason, message, at};
+}
+
+TEST(RunProgress, ShowsWhyTheGangWaitsFromThePodGroupsLatestTrueCondition) {
+  PodGroup pg;
+  pg.status.phase = "Pending";
+  pg.status.conditions = {condition("Scheduled", "True", 1000),
+                          condition("Unschedulable", "True", 5000, "NotEnoughResources", "1/3 tasks in gang unschedulable"),
+                          condition("Unschedulable", "False", 9000)};
+  const std::vector<PodState> pods = {pod("demo-master-0", "master", "m0", PodPhase::Pending),
+                                      pod("demo-worker-0", "worker", "w0", PodPhase::Pending)};
+  JobProgress progress = takeProgress(demo(), pods, pg, 1500);
+  EXPECT_EQ(progress.waiting, "unschedulable: NotEnoughResources: 1/3 tasks in gang unschedulable");
+  std::ostringstream out;
+  ProgressView(out, false).show(progress);
+  EXPECT_EQ(out.str(),
+            "[1.5s   ] Submitted     master 1/0/0/0  worker 1/0/0/0  waiting: unschedulable: NotEnoughResources: 1/3 "
+            "tasks in gang unschedulable\n");
+
+  pg.status.conditions.push_back(condition("Scheduled", "True", 7000));  // placed since
+  EXPECT_EQ(takeProgress(demo(), pods, pg, 1500).waiting, "");
+  EXPECT_EQ(takeProgress(demo(), pods, std::nullopt, 1500).waiting, "");
 }
 
 }  // namespace
