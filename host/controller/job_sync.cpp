@@ -8,24 +8,11 @@
 
 #include "host/controller/abandon_scope.h"
 #include "host/controller/backend_resource_client.h"
+#include "host/workload/names.h"
 #include "host/workload/pod_group.h"
 
 namespace jobhost {
 namespace {
-
-std::string pvcSuffix(const std::string& seed, uint64_t seq) {
-  static constexpr char kAlphabet[] = "0123456789abcdefghijklmnopqrstuvwxyz";
-  uint64_t x = 1469598103934665603ULL ^ seq;
-  for (unsigned char c : seed) x = (x ^ c) * 1099511628211ULL;
-  std::string out;
-  for (int i = 0; i < 12; ++i) {
-    x += 0x9e3779b97f4a7c15ULL;
-    uint64_t z = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    out += kAlphabet[(z ^ (z >> 31)) % 36];
-  }
-  return out;
-}
 
 /// The new status of a sync, one per thread: its task counters' map nodes are reused from sync to
 /// sync (only a status write swaps it with the job's).
@@ -128,7 +115,7 @@ Status JobActions::createJobIO(JobEntry& entry) {
     std::string name = volume.volumeClaimName;
     if (name.empty()) {
       do {
-        name = job.metadata.name + "-pvc-" + pvcSuffix(job.metadata.uid, entry.pvcNameSeq++);
+        name = generatedClaimName(job, entry.pvcNameSeq++);
       } while (backend_.pvcExists(ns, name));
       volume.volumeClaimName = name;
       specUpdated = true;

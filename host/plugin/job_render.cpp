@@ -4,6 +4,7 @@
 
 #include "host/plugin/object_store.h"
 #include "host/spec/uid.h"
+#include "host/workload/names.h"
 
 namespace jobhost {
 namespace {
@@ -21,6 +22,9 @@ void addMissing(std::vector<T>& into, const std::vector<T>& from) {
 
 Expected<RenderedJob> renderJob(PluginJobPlugins& plugins, Job job) {
   if (job.metadata.uid.empty()) job.metadata.uid = stableUid(job.metadata.namespace_, job.metadata.name);
+  uint64_t claimSeq = 0;  // as createJobIOIfNotExist names them (no cluster here: no name is taken)
+  for (auto& volume : job.spec.volumes)
+    if (volume.volumeClaimName.empty()) volume.volumeClaimName = generatedClaimName(job, claimSeq++);
   if (Status st = plugins.prepare(job); !st) return Expected<RenderedJob>::failure(st.message());
   auto built = plugins.prepared(job);
   if (!built) return Expected<RenderedJob>::failure(built.error());

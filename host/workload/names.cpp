@@ -26,6 +26,20 @@ std::string podGroupName(const Job& job) {
   return name;
 }
 
+std::string generatedClaimName(const Job& job, uint64_t seq) {
+  static constexpr char kAlphabet[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+  uint64_t x = 1469598103934665603ULL ^ seq;
+  for (unsigned char c : job.metadata.uid) x = (x ^ c) * 1099511628211ULL;
+  std::string name = job.metadata.name + "-pvc-";
+  for (int i = 0; i < 12; ++i) {  // splitmix64 steps over the seeded state
+    x += 0x9e3779b97f4a7c15ULL;
+    uint64_t z = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    name += kAlphabet[(z ^ (z >> 31)) % 36];
+  }
+  return name;
+}
+
 std::string jobVolumeName(const Job& job, std::string_view claimName) {
   uint64_t h = 14695981039346656037ull;
   auto mix = [&h](std::string_view s) {

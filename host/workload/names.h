@@ -1,6 +1,6 @@
 // Names of the objects a job makes: pods `<job>-<task>-<index>`, the PodGroup `<job>-<uid>`, and
-// the deterministic pod volume name that stands in for Volcano's random `<job>-<12 [0-9a-z]>`;
-// and the job a PodGroup or pod belongs to.
+// the deterministic claim and pod volume names that stand in for Volcano's random ones; and the
+// job a PodGroup or pod belongs to.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,11 @@ std::string podGroupName(const Job& job);
 /// from FNV-1a-64 of (job uid, claim name) so output is reproducible, and every pod of the job
 /// uses the same name for the same claim.
 std::string jobVolumeName(const Job& job, std::string_view claimName);
+
+/// The claim name given to a job volume without one: `<job>-pvc-` followed by 12 characters from
+/// [0-9a-z]. Volcano draws them at random; jobhost derives them from (job uid, seq), seq counting
+/// the names tried for the job, so output is reproducible (the controller skips names in use).
+std::string generatedClaimName(const Job& job, uint64_t seq);
 
 /// The controller owner reference Volcano puts on everything it creates for a job
 /// (apiVersion batch.volcano.sh/v1alpha1, kind Job, controller and blockOwnerDeletion true).

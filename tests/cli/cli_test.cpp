@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "host/spec/uid.h"
+#include "host/workload/names.h"
 #include "jobhost/version.h"
 
 namespace jobhost::cli {
@@ -216,6 +218,34 @@ TEST(Cli, RenderRejectsBadOutputFormat) {
   auto r = run({"render", example("mpi-lm.yaml"), "-o", "xml"});
   EXPECT_EQ(r.rc, kUsage);
   EXPECT_NE(r.err.find("-o must be yaml or json"), std::string::npos);
+}
+
+// A job volume without a claim name gets the name the controller's createJobIOIfNotExist gives it
+// (`<job>-pvc-<12>`, generatedClaimName): in the rendered job's spec and in every pod's volume.
+TEST(Cli, RenderNamesAnUnnamedVolumeClaimAsTheControllerDoes) {
+  const std::string job = writeTemp("/unnamed-claim.yaml", R"(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: claims, namespace: team-a}
+spec:
+  minAvailable: 1
+  volumes:
+    - mountPath: /data
+      volumeClaim: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+  tasks:
+    - {name: w, replicas: 2, template: {spec: {containers: [{name: c, image: busybox}]}}}
+)");
+  auto r = run({"render", job, "-o", "json"});
+  ASSERT_EQ(r.rc, kOk) << r.err;
+  Job named;
+  named.metadata.name = "claims";
+  named.metadata.uid = stableUid("team-a", "claims");
+  const std::string claim = generatedClaimName(named, 0);
+  EXPECT_EQ(claim.rfind("claims-pvc-", 0), 0u);
+  size_t count = 0;
+  for (size_t at = r.out.find("\"" + claim + "\""); at != std::string::npos; at = r.out.find("\"" + claim + "\"", at + 1))
+    ++count;
+  EXPECT_EQ(count, 3u) << r.out;  // spec.volumes[0].volumeClaimName and the two pods' claimName
+  EXPECT_EQ(r.out.find("\"claimName\":\"\""), std::string::npos);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// Object names: pod names, the PodGroup name, deterministic pod volume names, owner reference.
-// The volume name must be reproducible for the same job uid and claim.
+// Object names: pod names, the PodGroup name, deterministic claim and pod volume names, owner
+// reference. Claim and volume names must be reproducible for the same job uid.
 #include "host/workload/names.h"
 
 #include <gtest/gtest.h>
@@ -39,6 +39,19 @@ TEST(Names, JobVolumeNameIsDeterministicPerUidAndClaim) {
   Job c = a;  // (uid, claim) is hashed with a separator: "uid-1"+"x" differs from "uid-1x"+""
   c.metadata.uid = "uid-1x";
   EXPECT_NE(jobVolumeName(a, "x"), jobVolumeName(c, ""));
+}
+
+TEST(Names, GeneratedClaimNameIsJobPvcPlusTwelveBase36CharactersPerUidAndSeq) {
+  Job a = fixtures::job("train", {});
+  const std::string first = generatedClaimName(a, 0);
+  ASSERT_EQ(first.size(), std::string("train-pvc-").size() + 12);
+  EXPECT_EQ(first.rfind("train-pvc-", 0), 0u);
+  for (char c : first.substr(10)) EXPECT_TRUE((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z')) << first;
+  EXPECT_EQ(generatedClaimName(a, 0), first);
+  EXPECT_NE(generatedClaimName(a, 1), first);
+  Job b = a;
+  b.metadata.uid = "uid-2";
+  EXPECT_NE(generatedClaimName(b, 0), first);
 }
 
 TEST(Names, OwnerReferenceIsVolcanoJobController) {
