@@ -139,6 +139,8 @@ TEST_F(States, TaskMinAvailableIsNotCheckedWhenJobMinAvailableIsBelowTheTasksSum
   EXPECT_EQ(phase(), JobPhase::Completed);  // worker has 1 < 2 succeeded, but 2 >= minAvailable 2
 }
 
+// minSuccess completes the job early; then the finished state's KillJob(Soft, nil) — run by the
+// next request — kills the pods still alive, keeps the Succeeded one and moves nothing else.
 TEST_F(States, MinSuccessIsCheckedBeforeEverythingElse) {
   defaults = runsForever(1000);
   script("job-worker-0", {runs(1000, 0)});
@@ -148,10 +150,22 @@ TEST_F(States, MinSuccessIsCheckedBeforeEverythingElse) {
   run(job);
   runTo(2000);
   auto lines = take();
-  ASSERT_FALSE(lines.empty());
+  ASSERT_GE(lines.size(), 2u);
   EXPECT_EQ(lines[0].phase, JobPhase::Completed);  // 1 succeeded, 2 still running
+  EXPECT_EQ(lines[0].version, 0);
   EXPECT_EQ(lines[0].succeeded, 1);
   EXPECT_EQ(lines[0].running, 2);
+  EXPECT_EQ(lines[1].phase, JobPhase::Completed);  // a full kill in Completed
+  EXPECT_EQ(lines[1].version, 1);
+  EXPECT_EQ(lines[1].retryCount, 0);
+  EXPECT_EQ(lines[1].terminating, 2);
+  EXPECT_EQ(lines[1].running, 0);
+  EXPECT_EQ(lines[1].succeeded, 0);  // the retained pod is not counted by a kill
+  JobStatus s = status();
+  EXPECT_EQ(s.version, static_cast<int32_t>(lines.size() - 1));  // every later request kills again
+  EXPECT_EQ(s.state.lastTransitionTime, std::optional<TimeMs>(2000));
+  EXPECT_EQ(s.conditions.back(), (JobCondition{JobPhase::Completed, 2000}));
+  EXPECT_EQ(sim->podNames(), std::vector<std::string>{"default/job-worker-0"});
 }
 
 // ---- §5 ----

@@ -178,10 +178,12 @@ void SimCluster::removePod(Lane& lane, const std::string& key) {
 
 ClusterStatus SimCluster::deletePod(const std::string& ns, const std::string& name) {
   auto removed = withPod(ObjectRef{ns, name}, [&](Lane& lane, auto& pod) {
+    if (pod.second.refuseDeletes) return false;
     removePod(lane, pod.first);
     return true;
   });
-  return removed ? ClusterStatus::success() : ClusterStatus::fail(ClusterErrc::NotFound, "pods \"" + name + "\" not found");
+  if (!removed) return ClusterStatus::fail(ClusterErrc::NotFound, "pods \"" + name + "\" not found");
+  return *removed ? ClusterStatus::success() : ClusterStatus::fail(ClusterErrc::Failed, "delete of pod " + name + " refused");
 }
 
 void SimCluster::emitPodUpdate(Lane& lane, SimPod& pod, PodPhase oldPhase, uint64_t oldVersion) {
@@ -196,13 +198,15 @@ ClusterStatus SimCluster::annotatePod(const std::string& ns, const std::string& 
                                       const std::string& value) {
   auto annotated = withPod(ObjectRef{ns, name}, [&](Lane& lane, auto& entry) {
     SimPod& pod = entry.second;
+    if (pod.refusePatches) return false;
     auto object = std::make_shared<Pod>(*pod.state.object);
     object->metadata.annotations[key] = value;
     pod.state.object = std::move(object);
     emitPodUpdate(lane, pod, pod.state.status.phase, pod.state.resourceVersion);
     return true;
   });
-  return annotated ? ClusterStatus::success() : ClusterStatus::fail(ClusterErrc::NotFound, "pods \"" + name + "\" not found");
+  if (!annotated) return ClusterStatus::fail(ClusterErrc::NotFound, "pods \"" + name + "\" not found");
+  return *annotated ? ClusterStatus::success() : ClusterStatus::fail(ClusterErrc::Failed, "patch of pod " + name + " refused");
 }
 
 std::optional<PodState> SimCluster::getPod(const std::string& ns, const std::string& name) {

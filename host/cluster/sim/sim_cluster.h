@@ -86,6 +86,9 @@ class SimCluster final : public ClusterBackend, public LaneSource {
   void addPvc(const std::string& ns, const std::string& name);
   /// The next `count` pod creations fail with a server error (tests of retries).
   void failPodCreates(int count);
+  /// Fault injection: this incarnation of the pod refuses patches (annotatePod) and/or deletes
+  /// with ClusterErrc::Failed until called again with false. False when the pod does not exist.
+  bool refusePodWrites(const std::string& ns, const std::string& name, bool patches, bool deletes);
 
   // Inspection (tests, simulate).
   std::optional<PodState> getPod(const std::string& ns, const std::string& name);
@@ -143,6 +146,7 @@ class SimCluster final : public ClusterBackend, public LaneSource {
     size_t lane = 0;
     int node = -1;
     bool holdsResources = false;
+    bool refusePatches = false, refuseDeletes = false;  // refusePodWrites
   };
   struct SimGroup {
     PodGroup pg;

@@ -37,6 +37,14 @@ void SimCluster::loseNode(int index) {
 
 void SimCluster::failPodCreates(int count) { failCreates_ = count; }
 
+bool SimCluster::refusePodWrites(const std::string& ns, const std::string& name, bool patches, bool deletes) {
+  return withPod(ObjectRef{ns, name}, [&](Lane&, auto& entry) {
+           entry.second.refusePatches = patches;
+           entry.second.refuseDeletes = deletes;
+           return true;
+         }).has_value();
+}
+
 void SimCluster::startPod(Lane& lane, SimPod& pod) {
   PodPhase old = pod.state.status.phase;
   uint64_t oldVersion = pod.state.resourceVersion;
