@@ -9,15 +9,7 @@
 namespace jobhost::testing {
 namespace {
 
-class AuditStates : public ControllerTest {
- protected:
-  void run(const Job& job, TimeMs until = 1000) {
-    submit(job);
-    runTo(until);
-    ASSERT_EQ(phase(), JobPhase::Running);
-    take();
-  }
-};
+class AuditStates : public ControllerTest {};
 
 // §4 Pending: MinAvailable <= Running + Succeeded + Failed — finished pods count too.
 TEST_F(AuditStates, PendingCountsSucceededAndFailedPodsTowardsRunning) {

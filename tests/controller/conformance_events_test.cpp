@@ -84,12 +84,6 @@ class PodEvents : public ControllerTest {
     defaults = runsForever(1000);
     start();
   }
-  void run(const Job& job) {
-    submit(job);
-    runTo(1000);
-    ASSERT_EQ(phase(), JobPhase::Running);
-    take();
-  }
   PodState pod(const std::string& name) {
     auto p = sim->getPod(ns, name);
     EXPECT_TRUE(p) << name;

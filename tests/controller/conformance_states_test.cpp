@@ -35,12 +35,6 @@ class RecordingHooks : public NoPluginJobPlugins {
 
 class States : public ControllerTest {
  protected:
-  void run(const Job& job, TimeMs until = 1000) {
-    submit(job);
-    runTo(until);
-    ASSERT_EQ(phase(), JobPhase::Running);
-    take();
-  }
   std::string podGroupName() { return jobName + "-" + controller->getJob(ns, jobName)->metadata.uid; }
 };
 

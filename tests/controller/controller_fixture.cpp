@@ -114,6 +114,13 @@ std::vector<HandledRequest> ControllerTest::takeEvent(const std::string& event) 
   return out;
 }
 
+void ControllerTest::run(const Job& job, TimeMs until) {
+  submit(job);
+  runTo(until);
+  ASSERT_EQ(phase(), JobPhase::Running);
+  take();
+}
+
 HandledRequest ControllerTest::issue(const std::string& action, const std::string& task, const std::string& pod,
                                      const std::string& partition) {
   command(action, task, pod, partition);

@@ -54,6 +54,8 @@ class ControllerTest : public ::testing::Test {
   std::vector<HandledRequest> take();
   /// The handled requests since the last take() whose event is `event`.
   std::vector<HandledRequest> takeEvent(const std::string& event);
+  /// Submits the job, runs to `until` (the job must be Running then) and drops the requests so far.
+  void run(const Job& job, TimeMs until = 1000);
   /// Issues a command and returns the one request it produced (a test failure if not exactly one).
   HandledRequest issue(const std::string& action, const std::string& task = "", const std::string& pod = "",
                        const std::string& partition = "");

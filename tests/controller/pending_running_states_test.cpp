@@ -108,12 +108,6 @@ class RunningState : public ControllerTest {
     defaults = runsForever(1000);
     start();
   }
-  void run(const Job& job) {
-    submit(job);
-    runTo(1000);
-    ASSERT_EQ(phase(), JobPhase::Running);
-    take();
-  }
 };
 
 TEST_F(RunningState, RestartJob) {
