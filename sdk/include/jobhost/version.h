@@ -7,7 +7,7 @@
 // (jobhostConfigVersion.cmake), jobhost-sdk.pc and libjobhost_sdk.so's version follow them.
 #define JOBHOST_SDK_VERSION_MAJOR 0
 #define JOBHOST_SDK_VERSION_MINOR 1
-#define JOBHOST_SDK_VERSION_PATCH 1
+#define JOBHOST_SDK_VERSION_PATCH 2
 
 // Plugin ABI version (also exported by the CMake package as JOBHOST_ABI_MAJOR/MINOR). Rules (docs/sdk.md, "ABI rules"):
 //  - MAJOR bumps on any change to the layout or meaning of a type that crosses the boundary
@@ -16,8 +16,9 @@
 //    through PluginInstance, a new helper, a virtual appended with a default body to a host service
 //    interface, JobContext or ResourceClient). A plugin loads when its MINOR <= the host's.
 //    1.1: JobContext::pluginData, ResourceClient::hasConfigMapData.
+//    1.2: the header-only volcano::Marker and ignoredFlagWarning.
 #define JOBHOST_ABI_MAJOR 1
-#define JOBHOST_ABI_MINOR 1
+#define JOBHOST_ABI_MINOR 2
 
 #define JOBHOST_STR_INNER(x) #x
 #define JOBHOST_STR(x) JOBHOST_STR_INNER(x)
