@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "host/cluster/podgroup_conditions.h"
+
 namespace jobhost::cli {
 namespace {
 
@@ -33,13 +35,9 @@ std::string phaseText(const JobProgress& p) {
   return s;
 }
 
-
 std::string waitingReason(const std::optional<PodGroup>& podGroup) {
-  if (!podGroup) return "";
-  const PodGroupCondition* latest = nullptr;
-  for (const auto& c : podGroup->status.conditions)
-    if (c.status == "True" && (!latest || c.lastTransitionTime >= latest->lastTransitionTime)) latest = &c;
-  if (!latest || latest->type == "Scheduled") return "";
+  const PodGroupCondition* latest = podGroup ? pendingCondition(*podGroup) : nullptr;
+  if (!latest) return "";
   std::string type = latest->type;
   std::transform(type.begin(), type.end(), type.begin(), [](unsigned char ch) { return std::tolower(ch); });
   return type + ": " + latest->reason + ": " + latest->message;

@@ -27,4 +27,8 @@ bool reportNotEnoughResources(std::vector<PodGroupCondition>& conditions, const 
 bool reportScheduleTimeout(std::vector<PodGroupCondition>& conditions, int32_t minMember, int32_t timeoutSeconds,
                            int32_t started, TimeMs now);
 
+/// What keeps a gang waiting, as Volcano's PodGroupPending warning reads it (spec §6.2): the latest
+/// True condition, unless it is Scheduled; nullptr when there is none.
+const PodGroupCondition* pendingCondition(const PodGroup& pg);
+
 }  // namespace jobhost

@@ -3,7 +3,6 @@
 #include "host/controller/job_actions.h"
 
 #include <algorithm>
-#include <optional>
 #include <vector>
 
 #include "host/controller/abandon_scope.h"
@@ -253,12 +252,11 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
     if (!built) return fail(built.status());
     // Like Volcano, a task waiting on dependsOn has its pods built (OnPodCreate errors still fail
     // the sync) and only their creation is skipped this round.
-    std::optional<size_t> blockedTask;
+    bool create = true;  // the slots come task by task: one dependsOn check per task
     for (size_t k = 0; k < missing.size(); ++k) {
       const size_t task = missing[k].taskIndex;
-      if (k == 0 || task != missing[k - 1].taskIndex)
-        blockedTask = dependsOnSatisfied(entry, task) ? std::nullopt : std::optional<size_t>(task);
-      if (blockedTask != task) toCreate.emplace_back(task, std::move((*built)[k]));
+      if (k == 0 || task != missing[k - 1].taskIndex) create = dependsOnSatisfied(entry, task);
+      if (create) toCreate.emplace_back(task, std::move((*built)[k]));
     }
   }
   int creationErrors = 0;

@@ -27,33 +27,20 @@ class FailingRemoves final : public ResourceClient {
   ObjectKind failing_;
 };
 
-// A JobContext like FakeJobContext whose resources() is a given client.
-class ClientContext final : public JobContext {
- public:
-  ClientContext(Job& job, const RuntimeInfo& info, ResourceClient& client) : job_(job), info_(info), client_(client) {}
-  const Job& job() const override { return job_; }
-  std::map<std::string, std::string>& controlledResources() override { return job_.status.controlledResources; }
-  const PluginArgs& args() const override { return args_; }
-  const Components& built() const override { return built_; }
-  const RuntimeInfo& runtimeInfo() const override { return info_; }
-  ResourceClient& resources() override { return client_; }
-  void setEnv(Container& container, EnvVar var) override { ledger_.setEnv("pod", container, std::move(var)); }
-  std::shared_ptr<void>* pluginData() override { return &data_; }
-
- private:
-  Job& job_;
-  const RuntimeInfo& info_;
-  ResourceClient& client_;
-  PluginArgs args_;
-  Components built_;
-  EnvLedger ledger_;
-  std::shared_ptr<void> data_;
-};
-
 class SvcAudit : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_TRUE(h_.ok()) << h_.loadError(); }
   JobHooksPlugin& hooks() { return *h_.plugin("svc").jobHooks(); }
+  /// OnJobAdd, then OnJobDelete against a client whose removes of `kind` fail; the add's calls are
+  /// dropped from client_.calls.
+  Status deleteAfterAdd(ObjectKind failing) {
+    FakeJobContext add(job_, info_, client_, {});
+    EXPECT_TRUE(hooks().onJobAdd(add));
+    client_.calls.clear();
+    FailingRemoves client(client_, failing);
+    FakeJobContext ctx(job_, info_, client, {});
+    return hooks().onJobDelete(ctx);
+  }
 
   Harness h_{{shipped("svc")}};
   Job job_ = job("demo", {task("worker", 2)}, {{"svc", {}}});
@@ -64,26 +51,14 @@ class SvcAudit : public ::testing::Test {
 // §7.3 OnJobDelete: delete the ConfigMap, delete the Service, remove the marker, then delete the
 // NetworkPolicy. A failing NetworkPolicy delete is an error after the marker is already gone.
 TEST_F(SvcAudit, JobDeleteRemovesTheMarkerBeforeTheNetworkPolicy) {
-  FakeJobContext add(job_, info_, client_, {});
-  ASSERT_TRUE(hooks().onJobAdd(add));
-  client_.calls.clear();
-
-  FailingRemoves client(client_, ObjectKind::NetworkPolicy);
-  ClientContext ctx(job_, info_, client);
-  EXPECT_FALSE(hooks().onJobDelete(ctx));
+  EXPECT_FALSE(deleteAfterAdd(ObjectKind::NetworkPolicy));
   EXPECT_EQ(client_.calls, (Strings{"remove ConfigMap demo-svc", "remove Service demo"}));
   EXPECT_EQ(job_.status.controlledResources.count("plugin-svc"), 0u);
 }
 
 // §7.3 OnJobDelete: a failing Service delete stops before the marker is removed.
 TEST_F(SvcAudit, JobDeleteKeepsTheMarkerWhenTheServiceDeleteFails) {
-  FakeJobContext add(job_, info_, client_, {});
-  ASSERT_TRUE(hooks().onJobAdd(add));
-  client_.calls.clear();
-
-  FailingRemoves client(client_, ObjectKind::Service);
-  ClientContext ctx(job_, info_, client);
-  EXPECT_FALSE(hooks().onJobDelete(ctx));
+  EXPECT_FALSE(deleteAfterAdd(ObjectKind::Service));
   EXPECT_EQ(client_.calls, (Strings{"remove ConfigMap demo-svc"}));
   EXPECT_EQ(job_.status.controlledResources.at("plugin-svc"), "svc");
 }

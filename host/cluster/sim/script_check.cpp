@@ -1,7 +1,6 @@
 // validateSimulationScript: the pods and nodes a simulate script scripts checked against the job and
 // the cluster, so a typo is an error naming file:line:column and the field, not a silent default.
 #include <algorithm>
-#include <cstdlib>
 
 #include "host/cluster/sim/simulation_script.h"
 #include "host/common/source_doc.h"
@@ -38,11 +37,6 @@ struct JobNames {
   }
 };
 
-std::string at(const ScriptEvent& ev, const std::string& key) {
-  auto it = ev.where.find(key);
-  return it == ev.where.end() ? std::string() : it->second;
-}
-
 Status error(const std::string& where, const std::string& field, const std::string& what) {
   return Status::error(where + ": " + field + ": " + what);
 }
@@ -59,22 +53,17 @@ Status validateSimulationScript(const SimulationScript& script, const Job& job, 
   // Events in script order, so the first error reported is the first one in the file.
   std::vector<const ScriptEvent*> events;
   for (const auto& ev : script.events) events.push_back(&ev);
-  std::stable_sort(events.begin(), events.end(), [](const ScriptEvent* a, const ScriptEvent* b) {
-    auto index = [](const std::string& f) {
-      auto open = f.find('[');
-      return open == std::string::npos ? 0L : std::strtol(f.c_str() + open + 1, nullptr, 10);
-    };
-    return index(a->field) < index(b->field);
-  });
+  std::sort(events.begin(), events.end(), [](const ScriptEvent* a, const ScriptEvent* b) { return a->index < b->index; });
   const int nodes = script.cluster ? script.cluster->nodes : cluster.nodes;
   for (const ScriptEvent* ev : events) {
+    const std::string field = indexPath("events", ev->index);
     switch (ev->kind) {
       case ScriptEvent::Kind::Evict:
-        if (!names.taskOfPod(ev->pod)) return error(at(*ev, "evict"), ev->field + ".evict", names.noPod(ev->pod));
+        if (!names.taskOfPod(ev->pod)) return error(ev->where, field + ".evict", names.noPod(ev->pod));
         break;
       case ScriptEvent::Kind::LoseNode:
         if (ev->node >= nodes)
-          return error(at(*ev, "loseNode"), ev->field + ".loseNode",
+          return error(ev->where, field + ".loseNode",
                        nodes == 1 ? "the cluster has node 0 only" : "the cluster has nodes 0 .. " + std::to_string(nodes - 1));
         break;
       case ScriptEvent::Kind::Command:  // targets are the controller's: an unknown one is a no-op

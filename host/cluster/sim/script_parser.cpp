@@ -170,11 +170,11 @@ class Parser {
       allowKeys(e, field, {"at", "evict", "command", "task", "pod", "partition", "loseNode"});
       if (!e["at"]) fail(e, field + ".at", "required (virtual time from submit, e.g. 12s)");
       ScriptEvent ev;
-      ev.field = field;
+      ev.index = i;
       ev.atMs = duration(e["at"], field + ".at");
-      for (const auto& kv : e) ev.where[kv.first.Scalar()] = where(kv.second);
       int kinds = (e["evict"] ? 1 : 0) + (e["command"] ? 1 : 0) + (e["loseNode"] ? 1 : 0);
       if (kinds != 1) fail(e, field, "needs exactly one of evict, command, loseNode");
+      ev.where = where(e["evict"] ? e["evict"] : e["command"] ? e["command"] : e["loseNode"]);
       if (auto v = e["evict"]) {
         ev.kind = ScriptEvent::Kind::Evict;
         ev.pod = scalar(v, field + ".evict");

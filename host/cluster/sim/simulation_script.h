@@ -37,8 +37,8 @@ struct ScriptEvent {
   std::string task;       // Command RestartTask / RestartPartition (and optionally RestartPod)
   std::string partition;  // Command RestartPartition
   int node = 0;           // LoseNode: index into the cluster's nodes (node-<i>)
-  std::string field;      // "events[<i>]", its place in the script (before sorting)
-  std::map<std::string, std::string> where;  // key -> "<file>:<line>:<column>" of its value
+  size_t index = 0;       // its place in the script's `events` list (before sorting)
+  std::string where;      // "<file>:<line>:<column>" of its evict / command / loseNode value
 };
 
 struct SimulationScript {

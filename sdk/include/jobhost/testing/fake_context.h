@@ -35,7 +35,7 @@ class JOBHOST_TESTING_API FakeResourceClient final : public ResourceClient {
 /// caller's, so state carries over between hook calls like it does in the controller.
 class JOBHOST_TESTING_API FakeJobContext final : public JobContext {
  public:
-  FakeJobContext(Job& job, const RuntimeInfo& info, FakeResourceClient& client, PluginArgs args,
+  FakeJobContext(Job& job, const RuntimeInfo& info, ResourceClient& client, PluginArgs args,
                  Components built = {})
       : job_(job), info_(info), client_(client), args_(std::move(args)), built_(std::move(built)) {}
 
@@ -56,7 +56,7 @@ class JOBHOST_TESTING_API FakeJobContext final : public JobContext {
  private:
   Job& job_;
   const RuntimeInfo& info_;
-  FakeResourceClient& client_;
+  ResourceClient& client_;  // usually a FakeResourceClient; any client, e.g. one that fails on purpose
   PluginArgs args_;
   Components built_;
 };
