@@ -273,9 +273,10 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
     addPhase(next, created.status.phase, 1);
     perTask[taskIndex][phaseSlot(created.status.phase)] += 1;
   }
+  // "of N" counts tasks, as Volcano's len(podToCreate), a map with an entry for every task.
   if (creationErrors)
     return fail(Status::error("failed to create " + std::to_string(creationErrors) + " pods of " +
-                              std::to_string(toCreate.size()) + ": " + creationMessage));
+                              std::to_string(job.spec.tasks.size()) + ": " + creationMessage));
   int deletionErrors = 0;
   std::string deletionMessage;
   for (const std::string* name : toDelete) {

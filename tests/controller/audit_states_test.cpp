@@ -108,6 +108,26 @@ TEST_F(AuditStates, KilledPodsAreMarkedSoTheirDeletionIsNotAnEviction) {
 
 // ---- killPods when the sim refuses a pod's patch or delete ----
 
+// §5.2 step 8: a failed creation fails the sync with Volcano's "failed to create %d pods of %d",
+// where the second number counts the job's tasks (len(podToCreate)); the retry creates the pod.
+TEST_F(AuditStates, FailedPodCreationFailsTheSyncCountingTasksAndTheRetryCreatesThePod) {
+  defaults = runsForever(1000);
+  start();
+  sim->failPodCreates(1);
+  submit(makeJob("job", {{"ps", 1}, {"worker", 3}}));
+  settle();
+  std::vector<HandledRequest> failed;
+  for (auto& r : take())
+    if (!r.error.empty()) failed.push_back(r);
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_EQ(failed[0].error, "failed to create 1 pods of 2: pods \"job-ps-0\": simulated server error");
+  EXPECT_TRUE(failed[0].requeued);
+  runTo(1000);
+  JobStatus s = status();
+  EXPECT_EQ(s.state.phase, JobPhase::Running);
+  EXPECT_EQ(s.running, 4);
+}
+
 class FlakyKills : public ControllerTest {
  protected:
   void SetUp() override {
