@@ -1,5 +1,5 @@
 // `jobhost render JOB`: a Kubernetes v1 List of every object the job creates when it starts, in a
-// fixed order: Job, PodGroup, ConfigMaps, Secrets, Services, NetworkPolicies, Pods.
+// fixed order: Job, PersistentVolumeClaims, PodGroup, ConfigMaps, Secrets, Services, NetworkPolicies, Pods.
 #include <ostream>
 
 #include "host/cli/cli.h"
@@ -8,12 +8,21 @@
 #include "host/plugin/plugin_job_plugins.h"
 #include "host/spec/encode.h"
 #include "host/spec/writers.h"
+#include "host/workload/names.h"
 
 namespace jobhost::cli {
 namespace {
 
 void appendRendered(const RenderedJob& r, rapidjson::Value& items, JsonAllocator& a, bool showSecrets) {
   items.PushBack(encodeJob(r.job, a, EncodeOptions{!showSecrets}), a);
+  for (size_t index : r.createdClaims) {
+    const JobVolume& volume = r.job.spec.volumes[index];
+    ObjectMeta meta;
+    meta.name = volume.volumeClaimName;
+    meta.namespace_ = r.job.metadata.namespace_;
+    meta.ownerReferences = {jobOwnerReference(r.job)};
+    items.PushBack(encodePersistentVolumeClaim(meta, *volume.volumeClaim, a), a);
+  }
   items.PushBack(encodePodGroup(r.podGroup, a), a);
   for (const auto& o : r.objects.configMaps) items.PushBack(encodeConfigMap(o, a), a);
   for (const auto& o : r.objects.secrets) items.PushBack(encodeSecret(o, a, EncodeOptions{!showSecrets}), a);

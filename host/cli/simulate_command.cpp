@@ -30,6 +30,7 @@ int simulateCommand(const Args& args, Streams io) {
     io.err << checked.message() << "\n";
     return kInputError;
   }
+  for (const std::string& note : simulationScriptNotes(*script, job)) io.err << note << "\n";
   if (job.metadata.uid.empty()) job.metadata.uid = stableUid(job.metadata.namespace_, job.metadata.name);
   PluginJobPlugins plugins(host->registry, host->config.priorityClasses);
   Status st = runSimulation(job, *script, plugins, host->config.controller, io.out, host->config.sim);

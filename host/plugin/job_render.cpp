@@ -22,14 +22,22 @@ void addMissing(std::vector<T>& into, const std::vector<T>& from) {
 
 Expected<RenderedJob> renderJob(PluginJobPlugins& plugins, Job job) {
   if (job.metadata.uid.empty()) job.metadata.uid = stableUid(job.metadata.namespace_, job.metadata.name);
-  uint64_t claimSeq = 0;  // as createJobIOIfNotExist names them (no cluster here: no name is taken)
-  for (auto& volume : job.spec.volumes)
-    if (volume.volumeClaimName.empty()) volume.volumeClaimName = generatedClaimName(job, claimSeq++);
+  // As createJobIOIfNotExist: an unnamed volume gets a generated name (no cluster here: no name is
+  // taken) and, with a volumeClaim, a PVC; a named claim must already exist.
+  std::vector<size_t> createdClaims;
+  uint64_t claimSeq = 0;
+  for (size_t i = 0; i < job.spec.volumes.size(); ++i) {
+    JobVolume& volume = job.spec.volumes[i];
+    if (!volume.volumeClaimName.empty()) continue;
+    volume.volumeClaimName = generatedClaimName(job, claimSeq++);
+    if (volume.volumeClaim) createdClaims.push_back(i);
+  }
   if (Status st = plugins.prepare(job); !st) return Expected<RenderedJob>::failure(st.message());
   auto built = plugins.prepared(job);
   if (!built) return Expected<RenderedJob>::failure(built.error());
 
   RenderedJob out;
+  out.createdClaims = std::move(createdClaims);
   ObjectStore store;
   Job started = job;
   if (Status st = plugins.onJobAdd(started, store); !st) return Expected<RenderedJob>::failure(st.message());

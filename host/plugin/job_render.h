@@ -10,7 +10,8 @@
 namespace jobhost {
 
 struct RenderedJob {
-  Job job;  // the defaulted job (UID filled in when it had none)
+  Job job;  // the defaulted job (UID filled in when it had none, claim names generated)
+  std::vector<size_t> createdClaims;  // job.spec.volumes indexes whose PVC the job creates
   PodGroup podGroup;
   Components objects;    // each kind in creation order
   std::vector<Pod> pods;  // task order, then index order

@@ -1,8 +1,10 @@
 // Serialisation of jobhost value types to Kubernetes JSON (RapidJSON values): Job and its status,
-// Pod, PodGroup, ConfigMap, Secret, Service, NetworkPolicy, with apiVersion/kind and omitempty.
+// Pod, PodGroup and the objects a job creates (PVC, ConfigMap, ...), with apiVersion/kind and omitempty.
 #pragma once
 
 #include <rapidjson/document.h>
+
+#include <string_view>
 
 #include "jobhost/job.h"
 #include "jobhost/objects.h"
@@ -45,6 +47,8 @@ rapidjson::Value encodePod(const Pod& pod, JsonAllocator& allocator);
 /// scheduling.volcano.sh/v1beta1 PodGroup; status only when not all defaults.
 rapidjson::Value encodePodGroup(const PodGroup& podGroup, JsonAllocator& allocator);
 rapidjson::Value encodeConfigMap(const ConfigMap& configMap, JsonAllocator& allocator);
+/// v1 PersistentVolumeClaim with `spec` given as PersistentVolumeClaimSpec JSON text.
+rapidjson::Value encodePersistentVolumeClaim(const ObjectMeta& meta, std::string_view spec, JsonAllocator& allocator);
 /// v1 Secret, data base64-encoded; redacted unless options.redactSecrets is false.
 rapidjson::Value encodeSecret(const Secret& secret, JsonAllocator& allocator, EncodeOptions options = {});
 rapidjson::Value encodeService(const Service& service, JsonAllocator& allocator);

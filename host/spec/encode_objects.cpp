@@ -116,6 +116,15 @@ Value encodeConfigMap(const ConfigMap& cm, JsonAllocator& a) {
       .take();
 }
 
+Value encodePersistentVolumeClaim(const ObjectMeta& meta, std::string_view spec, JsonAllocator& a) {
+  return JsonObject(a)
+      .string("apiVersion", "v1")
+      .string("kind", "PersistentVolumeClaim")
+      .set("metadata", encodeObjectMeta(meta, a))
+      .set("spec", jsonFromText(spec, a))
+      .take();
+}
+
 Value encodeSecret(const Secret& secret, JsonAllocator& a, EncodeOptions options) {
   Value data(rapidjson::kObjectType);
   for (const auto& [key, bytes] : secret.data)

@@ -7,6 +7,10 @@
 #include <fstream>
 #include <sstream>
 
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include "host/spec/uid.h"
 #include "host/workload/names.h"
 #include "jobhost/version.h"
@@ -221,8 +225,9 @@ TEST(Cli, RenderRejectsBadOutputFormat) {
 }
 
 // A job volume without a claim name gets the name the controller's createJobIOIfNotExist gives it
-// (`<job>-pvc-<12>`, generatedClaimName): in the rendered job's spec and in every pod's volume.
-TEST(Cli, RenderNamesAnUnnamedVolumeClaimAsTheControllerDoes) {
+// (`<job>-pvc-<12>`, generatedClaimName): in the rendered job's spec, in every pod's volume and on
+// the PVC the job creates from its volumeClaim. A named claim must exist: no PVC is rendered for it.
+TEST(Cli, RenderCreatesAClaimForAnUnnamedVolumeClaimAsTheControllerDoes) {
   const std::string job = writeTemp("/unnamed-claim.yaml", R"(apiVersion: batch.volcano.sh/v1alpha1
 kind: Job
 metadata: {name: claims, namespace: team-a}
@@ -231,6 +236,8 @@ spec:
   volumes:
     - mountPath: /data
       volumeClaim: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+    - mountPath: /shared
+      volumeClaimName: shared-results
   tasks:
     - {name: w, replicas: 2, template: {spec: {containers: [{name: c, image: busybox}]}}}
 )");
@@ -241,11 +248,28 @@ spec:
   named.metadata.uid = stableUid("team-a", "claims");
   const std::string claim = generatedClaimName(named, 0);
   EXPECT_EQ(claim.rfind("claims-pvc-", 0), 0u);
-  size_t count = 0;
-  for (size_t at = r.out.find("\"" + claim + "\""); at != std::string::npos; at = r.out.find("\"" + claim + "\"", at + 1))
-    ++count;
-  EXPECT_EQ(count, 3u) << r.out;  // spec.volumes[0].volumeClaimName and the two pods' claimName
-  EXPECT_EQ(r.out.find("\"claimName\":\"\""), std::string::npos);
+  rapidjson::Document list;
+  ASSERT_FALSE(list.Parse(r.out.c_str()).HasParseError()) << r.out;
+  const auto& items = list["items"];
+  ASSERT_GE(items.Size(), 3u);
+  EXPECT_EQ(std::string(items[0]["spec"]["volumes"][0]["volumeClaimName"].GetString()), claim);
+  EXPECT_EQ(std::string(items[2]["kind"].GetString()), "PodGroup");  // one PVC only, before it
+  rapidjson::StringBuffer pvc;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(pvc);
+  items[1].Accept(writer);
+  EXPECT_EQ(std::string(pvc.GetString()),
+            "{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"" + claim +
+                "\",\"namespace\":\"team-a\",\"ownerReferences\":[{\"apiVersion\":\"batch.volcano.sh/v1alpha1\","
+                "\"kind\":\"Job\",\"name\":\"claims\",\"uid\":\"" + named.metadata.uid +
+                "\",\"controller\":true,\"blockOwnerDeletion\":true}]},\"spec\":{\"accessModes\":[\"ReadWriteOnce\"],"
+                "\"resources\":{\"requests\":{\"storage\":\"1Gi\"}}}}");
+  size_t podsNamingTheClaim = 0;
+  for (const auto& item : items.GetArray())
+    if (std::string(item["kind"].GetString()) == "Pod")
+      for (const auto& v : item["spec"]["volumes"].GetArray())
+        if (v.HasMember("persistentVolumeClaim") && claim == v["persistentVolumeClaim"]["claimName"].GetString())
+          ++podsNamingTheClaim;
+  EXPECT_EQ(podsNamingTheClaim, 2u);
 }
 
 }  // namespace

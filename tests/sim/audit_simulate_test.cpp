@@ -139,6 +139,67 @@ TEST(AuditSimulateCli, AScriptNamingAPodTheJobDoesNotHaveIsAnInputError) {
                              "(its pods: pt-master-0, pt-worker-0, pt-worker-1)\n");
 }
 
+/// kJob with the master's and the worker's restartPolicy replaced ("" drops the line: unset).
+std::string jobWithRestartPolicies(const std::string& master, const std::string& worker) {
+  std::string job = kJob;
+  const std::string line = "          restartPolicy: Never\n";
+  size_t first = job.find(line);
+  job.replace(first, line.size(), master.empty() ? "" : "          restartPolicy: " + master + "\n");
+  size_t second = job.find(line, first + 1);
+  job.replace(second, line.size(), worker.empty() ? "" : "          restartPolicy: " + worker + "\n");
+  return job;
+}
+
+const char* kRestartedInPlace =
+    ", so on a cluster the kubelet would restart the container in place, the pod would stay Running and no "
+    "policy on its exit would fire (volcano#1407); script in-place restarts with `restarts:`, or set "
+    "restartPolicy: Never\n";
+
+TEST(AuditSimulateCli, AScriptedFailureOfAnOnFailurePodIsSimulatedAndNoted) {
+  const std::string job = writeTemp("audit-onfailure.yaml", jobWithRestartPolicies("Never", "OnFailure"));
+  const std::string script = writeTemp("audit-onfailure-script.yaml",
+                                       "pods: {pt-worker-1: [{runFor: forever}, {runFor: 2s, exitCode: 137}]}\n"
+                                       "until: 30s\n");
+  CliRun r = cli({"simulate", job, "--script", script});
+  ASSERT_EQ(r.rc, cli::kOk) << r.err;
+  EXPECT_EQ(r.err, script + ":1:8: note: pods.pt-worker-1[1]: pt-worker-1 exits 137, which the sim reports as "
+                            "PodFailed, as under restartPolicy Never; task \"worker\" has restartPolicy OnFailure" +
+                       kRestartedInPlace);
+}
+
+TEST(AuditSimulateCli, TheSimStillEndsAnOnFailurePodOnItsScriptedExit) {
+  const std::string job = writeTemp("audit-onfailure.yaml", jobWithRestartPolicies("Never", "OnFailure"));
+  const std::string script = writeTemp("audit-onfailure-exit.yaml", "pods: {pt-worker-1: [{runFor: 2s, exitCode: 137}]}\n");
+  CliRun r = cli({"simulate", job, "--script", script});
+  ASSERT_EQ(r.rc, cli::kOk) << r.err;
+  EXPECT_EQ(r.err.rfind(script + ":1:8: note: pods.pt-worker-1[0]: pt-worker-1 exits 137,", 0), 0u) << r.err;
+  EXPECT_NE(r.out.find("{\"t_ms\":3000,\"event\":\"PodFailed\",\"pod\":\"pt-worker-1\",\"exitCode\":137,"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(AuditSimulateCli, AnUnsetRestartPolicyIsAlwaysSoEveryScriptedExitIsNoted) {
+  const std::string job = writeTemp("audit-always.yaml", jobWithRestartPolicies("", "OnFailure"));
+  const std::string script = writeTemp("audit-always-script.yaml", "defaults: {runFor: 5s}\n");
+  CliRun r = cli({"simulate", job, "--script", script});
+  ASSERT_EQ(r.rc, cli::kOk) << r.err;
+  // The worker exits 0, which OnFailure does not restart: only the master is noted.
+  EXPECT_EQ(r.err, script + ": note: defaults: pt-master-0 exits 0, which the sim reports as PodSucceeded, as under "
+                            "restartPolicy Never; task \"master\" has restartPolicy Always (unset)" +
+                       kRestartedInPlace);
+  EXPECT_NE(r.out.find("\"phase\":\"Completed\""), std::string::npos) << r.out;
+}
+
+TEST(AuditSimulateCli, ExitsThatTheRestartPolicyKeepsGetNoNote) {
+  const std::string job = writeTemp("audit-kept.yaml", jobWithRestartPolicies("Never", "OnFailure"));
+  const std::string script = writeTemp("audit-kept-script.yaml",
+                                       "defaults: {runFor: 5s}\npods: {pt-master-0: [{runFor: 3s, exitCode: 2}]}\n"
+                                       "until: 10s\n");
+  CliRun r = cli({"simulate", job, "--script", script});
+  ASSERT_EQ(r.rc, cli::kOk) << r.err;
+  EXPECT_EQ(r.err, "");
+}
+
 std::vector<std::string> outputLines(const std::string& out) {
   std::vector<std::string> lines;
   std::istringstream in(out);

@@ -1,6 +1,8 @@
 // validateSimulationScript: the pods and nodes a simulate script scripts checked against the job and
-// the cluster, so a typo is an error naming file:line:column and the field, not a silent default.
+// the cluster, so a typo is an error naming file:line:column and the field, not a silent default;
+// simulationScriptNotes: scripted exits a cluster's restartPolicy would turn into in-place restarts.
 #include <algorithm>
+#include <optional>
 
 #include "host/cluster/sim/simulation_script.h"
 #include "host/common/source_doc.h"
@@ -41,6 +43,35 @@ Status error(const std::string& where, const std::string& field, const std::stri
   return Status::error(where + ": " + field + ": " + what);
 }
 
+/// Where a pod's behaviour came from: its `pods:` entry (incarnation k) or `defaults`.
+struct ScriptedExit {
+  std::string where, field, pod;
+  PodBehaviour behaviour;
+};
+
+/// The first exit among `task`'s pods (every scripted incarnation; the defaults for an unscripted
+/// pod) that the kubelet would restart in place under `always` (any exit) or OnFailure (non-zero).
+std::optional<ScriptedExit> firstRestartedExit(const SimulationScript& script, const Job& job, const TaskSpec& task,
+                                               bool always) {
+  auto restarted = [always](const PodBehaviour& b) { return b.runForMs && (always || b.exitCode != 0); };
+  for (int32_t i = 0; i < task.replicas; ++i) {
+    const std::string pod = podName(job.metadata.name, task.name, i);
+    auto scripted = script.pods.find(pod);
+    if (scripted == script.pods.end()) {
+      if (restarted(script.defaults)) return ScriptedExit{script.file, "defaults", pod, script.defaults};
+      continue;
+    }
+    for (size_t k = 0; k < scripted->second.size(); ++k) {
+      PodBehaviour b = script.behaviourFor(pod, static_cast<int>(k) + 1);
+      if (!restarted(b)) continue;
+      auto where = script.podWhere.find(pod);
+      return ScriptedExit{where == script.podWhere.end() ? script.file : where->second,
+                          indexPath(childPath("pods", pod), k), pod, b};
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Status validateSimulationScript(const SimulationScript& script, const Job& job, const SimBackendConfig& cluster) {
@@ -71,6 +102,26 @@ Status validateSimulationScript(const SimulationScript& script, const Job& job, 
     }
   }
   return Status::ok();
+}
+
+std::vector<std::string> simulationScriptNotes(const SimulationScript& script, const Job& job) {
+  std::vector<std::string> notes;
+  for (const auto& task : job.spec.tasks) {
+    const std::string& policy = task.template_.spec.restartPolicy;
+    if (policy == "Never") continue;
+    const bool always = policy != "OnFailure";  // "Always", or unset: Kubernetes' default
+    auto exit = firstRestartedExit(script, job, task, always);
+    if (!exit) continue;
+    const int32_t code = exit->behaviour.exitCode;
+    notes.push_back(exit->where + ": note: " + exit->field + ": " + exit->pod + " exits " + std::to_string(code) +
+                    ", which the sim reports as Pod" + (code == 0 ? "Succeeded" : "Failed") +
+                    ", as under restartPolicy Never; task \"" + task.name + "\" has restartPolicy " +
+                    (always ? (policy.empty() ? "Always (unset)" : "Always") : "OnFailure") +
+                    ", so on a cluster the kubelet would restart the container in place, the pod would stay "
+                    "Running and no policy on its exit would fire (volcano#1407); script in-place restarts with "
+                    "`restarts:`, or set restartPolicy: Never");
+  }
+  return notes;
 }
 
 }  // namespace jobhost

@@ -65,4 +65,9 @@ Expected<SimulationScript> loadSimulationScript(const std::string& path);
 /// "<file>:<line>:<column>: <field>: <what is wrong>".
 Status validateSimulationScript(const SimulationScript& script, const Job& job, const SimBackendConfig& cluster);
 
+/// The sim ends a pod on its scripted exit whatever its restartPolicy (as under Never). One note per
+/// task whose restartPolicy (OnFailure; Always or unset) would instead restart a scripted exit in
+/// place on a cluster, naming the first such pod: "<where>: note: <field>: <what differs>".
+std::vector<std::string> simulationScriptNotes(const SimulationScript& script, const Job& job);
+
 }  // namespace jobhost
