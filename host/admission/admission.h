@@ -3,6 +3,7 @@
 // Validation plugin. A job is wholly accepted or rejected, with every error listed.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -44,6 +45,8 @@ struct AdmissionConfig {
   /// args for it, then the job's own (Registry::argsFor). Used where admission reads a plugin's
   /// flags (the mpi master task). Unset: the job's spec.plugins entry alone.
   std::function<std::vector<std::string>(const std::string& name, const Job& job)> pluginArgs;
+  /// The most pods one job may have in all (HostConfig controller.maxPodsPerJob); 0: no limit.
+  int64_t maxPodsPerJob = 0;
 };
 
 /// CREATE admission of an already mutated job (mutation.h). Webhook rules in Volcano's order and
@@ -51,14 +54,15 @@ struct AdmissionConfig {
 /// maxRetry, ttlSecondsAfterFinished, replicas and task minAvailable >= 0, task names DNS-1123 labels
 /// of at most 63 bytes, queue and priorityClassName DNS subdomains, minSuccess >= 1, partition
 /// totals >= 1, the action of job-level exit-code policies, no undeclared field in Job, JobSpec or
-/// TaskSpec); then every Validation plugin (all run; exceptions become errors). Never throws.
+/// TaskSpec); then this host's pods-per-job limit; then every Validation plugin (all run; exceptions
+/// become errors). Never throws.
 AdmissionResult validateJobCreate(const Job& job, const AdmissionConfig& config);
 
 /// UPDATE admission of `newJob` replacing `oldJob`: Volcano's eight update errors (message = the
 /// first), the "may not change fields other than ..." comparison after neutralising minAvailable,
 /// priorityClassName, each task's replicas and minAvailable, and the claim names of volumes that
-/// carry a volumeClaim (one error per differing field), the schema/VAP rules, then every Validation
-/// plugin. Never throws.
+/// carry a volumeClaim (one error per differing field), the schema/VAP rules, the pods-per-job limit,
+/// then every Validation plugin. Never throws.
 AdmissionResult validateJobUpdate(const Job& oldJob, const Job& newJob, const AdmissionConfig& config);
 
 }  // namespace jobhost

@@ -8,6 +8,7 @@
 #include "host/admission/admission.h"
 #include "host/admission/findings.h"
 #include "host/admission/go_text.h"
+#include "host/admission/host_limits.h"
 #include "host/admission/job_rules.h"
 #include "host/admission/pod_template_validation.h"
 #include "host/admission/policy_validation.h"
@@ -127,6 +128,7 @@ AdmissionResult validateJobCreate(const Job& job, const AdmissionConfig& config)
     Findings f;
     checkWebhook(f, job, config);
     checkSchemaRules(job, f);
+    checkHostLimits(job, config, f);
     f.runPlugins(config, job, nullptr);
     return f.finish();
   } catch (const std::exception& e) {  // e.g. bad_alloc, or a throwing knownPlugin predicate

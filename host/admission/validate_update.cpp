@@ -6,6 +6,7 @@
 
 #include "host/admission/admission.h"
 #include "host/admission/findings.h"
+#include "host/admission/host_limits.h"
 #include "host/admission/job_rules.h"
 #include "host/admission/schema_rules.h"
 
@@ -94,6 +95,7 @@ AdmissionResult validateJobUpdate(const Job& oldJob, const Job& newJob, const Ad
     Findings f;
     checkWebhook(f, oldJob, newJob);
     checkSchemaRules(newJob, f);
+    checkHostLimits(newJob, config, f);
     f.runPlugins(config, newJob, &oldJob);
     return f.finish();
   } catch (const std::exception& e) {

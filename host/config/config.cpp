@@ -289,12 +289,14 @@ Expected<HostConfig> parseHostConfig(std::string_view text, const std::string& f
           c.priorityClasses[m->name.GetString()] = static_cast<int32_t>(n);
       }
     } else if (key == "controller") {
-      if (!p.object(v, key, {"workers", "maxRequeue"})) break;
+      if (!p.object(v, key, {"workers", "maxRequeue", "maxPodsPerJob"})) break;
       int64_t n = 0;
       if (v.HasMember("workers") && p.integer(v["workers"], "controller.workers", 1, 256, n))
         c.controller.workers = static_cast<int>(n);
       if (v.HasMember("maxRequeue") && p.integer(v["maxRequeue"], "controller.maxRequeue", -1, 1000000, n))
         c.controller.maxRequeue = static_cast<int>(n);
+      if (v.HasMember("maxPodsPerJob") && p.integer(v["maxPodsPerJob"], "controller.maxPodsPerJob", 0, 2147483647, n))
+        c.controller.maxPodsPerJob = n;
     } else if (key == "backend") {
       parseBackend(p, v, key, c);
     }

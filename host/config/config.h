@@ -48,6 +48,7 @@ struct QueueConfig {
 struct ControllerConfig {
   int workers = 3;
   int maxRequeue = 15;  // -1: unlimited
+  int64_t maxPodsPerJob = 100000;  // admission rejects a job with more pods in all; 0: no limit
 };
 
 struct LocalBackendConfig {

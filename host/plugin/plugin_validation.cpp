@@ -27,6 +27,7 @@ AdmissionConfig admissionConfig(const HostConfig& config, const Registry& regist
     return it == job.spec.plugins.end() ? std::vector<std::string>{} : it->second;
   };
   out.pluginValidation = validationPlugins(registry);
+  out.maxPodsPerJob = config.controller.maxPodsPerJob;
   return out;
 }
 

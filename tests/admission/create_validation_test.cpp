@@ -40,6 +40,34 @@ TEST(CreateValidation, ValidJobIsAllowed) {
   EXPECT_TRUE(r.warnings.empty());
 }
 
+// The host's own limit (config controller.maxPodsPerJob), after Volcano's rules: replicas summed
+// in 64 bits, the error at the task where the sum crosses the limit; 0 lifts it.
+TEST(CreateValidation, TheHostLimitsPodsPerJob) {
+  AdmissionConfig config = standardConfig();
+  config.maxPodsPerJob = 100;
+  Job j = fixtures::job("job1", {fixtures::task("a", 60), fixtures::task("b", 40), fixtures::task("c", 1)});
+  j.spec.minAvailable = 1;
+  AdmissionResult r = create(j, config);
+  EXPECT_FALSE(r.allowed);
+  EXPECT_EQ(r.message, "");  // not a webhook error
+  EXPECT_EQ(errorsOf(r), (Errors{{"spec.tasks[2].replicas",
+                                  "the job has 101 pods in all; this host runs at most 100 per job (lower replicas, "
+                                  "or raise controller.maxPodsPerJob in the config)"}}));
+  j.spec.tasks.pop_back();
+  EXPECT_TRUE(create(j, config).allowed);  // exactly the limit
+
+  Job huge = fixtures::job("job1", {fixtures::task("a", INT32_MAX), fixtures::task("b", INT32_MAX)});
+  huge.spec.minAvailable = 1;
+  config.maxPodsPerJob = 100000;
+  EXPECT_EQ(errorsOf(create(huge, config)).back(),
+            (std::pair<std::string, std::string>{"spec.tasks[0].replicas",
+                                                 "the job has 4294967294 pods in all; this host runs at most 100000 "
+                                                 "per job (lower replicas, or raise controller.maxPodsPerJob in the config)"}));
+  config.maxPodsPerJob = 0;
+  j.spec.tasks.push_back(fixtures::task("c", 1));
+  EXPECT_TRUE(create(j, config).allowed);
+}
+
 TEST(CreateValidation, NoTasksReturnsImmediately) {
   Job j = validJob();
   j.spec.tasks.clear();

@@ -75,6 +75,20 @@ INSTANTIATE_TEST_SUITE_P(
                    "spec.networkTopology"}),
     [](const testing::TestParamInfo<UpdateCase>& info) { return info.param.name; });
 
+TEST(UpdateValidation, ScalingPastTheHostsPodsPerJobLimitIsRejected) {
+  AdmissionConfig config = standardConfig();
+  config.maxPodsPerJob = 10;
+  Job j = baseJob();
+  j.spec.tasks[1].replicas = 9;
+  AdmissionResult r = validateJobUpdate(baseJob(), j, config);
+  EXPECT_FALSE(r.allowed);
+  EXPECT_EQ(errorsOf(r), (Errors{{"spec.tasks[1].replicas",
+                                  "the job has 11 pods in all; this host runs at most 10 per job (lower replicas, "
+                                  "or raise controller.maxPodsPerJob in the config)"}}));
+  j.spec.tasks[1].replicas = 8;
+  EXPECT_TRUE(validateJobUpdate(baseJob(), j, config).allowed);
+}
+
 TEST(UpdateValidation, AddingOrRemovingTasks) {
   Job j = baseJob();
   j.spec.tasks.push_back(fixtures::task("t3", 1));

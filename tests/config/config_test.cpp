@@ -16,6 +16,7 @@ TEST(Config, BuiltInDefaultEnablesTheSixShippedPlugins) {
   EXPECT_EQ(c->plugins[3].aliases, (std::vector<std::string>{"pytorch"}));
   EXPECT_EQ(c->controller.workers, 3);
   EXPECT_EQ(c->controller.maxRequeue, 15);
+  EXPECT_EQ(c->controller.maxPodsPerJob, 100000);
   ASSERT_EQ(c->queues.size(), 1u);
   EXPECT_EQ(c->queues[0].name, "default");
 }
@@ -30,7 +31,7 @@ TEST(Config, ParsesEverySection) {
     "queues": [{"name": "research", "state": "Closed", "parent": "root"}],
     "schedulerNames": ["kube-batch"],
     "priorityClasses": {"high": 1000},
-    "controller": {"workers": 2, "maxRequeue": -1},
+    "controller": {"workers": 2, "maxRequeue": -1, "maxPodsPerJob": 0},
     "backend": {"local": {"workDir": "/tmp/w", "cpu": "4", "memory": "8Gi", "gpu": 1,
                           "gracePeriodSeconds": 2, "isolation": "none"},
                 "sim": {"nodes": 2, "cpu": 16, "memory": "64Gi", "gpu": 8}}
@@ -51,6 +52,7 @@ TEST(Config, ParsesEverySection) {
   EXPECT_EQ(c->priorityClasses["high"], 1000);
   EXPECT_EQ(c->controller.workers, 2);
   EXPECT_EQ(c->controller.maxRequeue, -1);
+  EXPECT_EQ(c->controller.maxPodsPerJob, 0);
   EXPECT_EQ(c->local.memory->toString(), "8Gi");
   EXPECT_EQ(c->local.cpu->milliValue(), 4000);
   EXPECT_EQ(*c->local.gpu, 1);
@@ -77,6 +79,8 @@ TEST(Config, ErrorsNameFileLinePathAndFix) {
        "c.json:1:29: plugins[1]: plugin name \"a\" is configured twice; each plugin and alias may appear once"},
       {"{\"controller\": {\"workers\": 0}}", "c.json:1:17: controller.workers: must be between 1 and 256"},
       {"{\"controller\": {\"workers\": \"2\"}}", "c.json:1:17: controller.workers: must be an integer"},
+      {"{\"controller\": {\"maxPodsPerJob\": -1}}",
+       "c.json:1:17: controller.maxPodsPerJob: must be between 0 and 2147483647"},
       {"{\"extensionPoints\": {\"mlpolicy\": {}}}",
        "c.json:1:22: extensionPoints.mlpolicy: unknown extension point \"mlpolicy\"; allowed: validation, "
        "mlPolicy, podGroupPolicy, podNetwork, componentBuild, status, jobHooks"},
