@@ -150,17 +150,27 @@ std::string jobWithRestartPolicies(const std::string& master, const std::string&
   return job;
 }
 
+struct Simulated {
+  std::string script;  // its path, which the notes start with
+  CliRun run;
+};
+
+/// `jobhost simulate` of kJob with those restartPolicies, under `scriptText` written to `name`.
+Simulated simulateWithRestartPolicies(const std::string& master, const std::string& worker, const std::string& name,
+                                      const std::string& scriptText) {
+  const std::string job = writeTemp("audit-" + name + "-job.yaml", jobWithRestartPolicies(master, worker));
+  const std::string script = writeTemp("audit-" + name + ".yaml", scriptText);
+  return {script, cli({"simulate", job, "--script", script})};
+}
+
 const char* kRestartedInPlace =
     ", so on a cluster the kubelet would restart the container in place, the pod would stay Running and no "
     "policy on its exit would fire (volcano#1407); script in-place restarts with `restarts:`, or set "
     "restartPolicy: Never\n";
 
 TEST(AuditSimulateCli, AScriptedFailureOfAnOnFailurePodIsSimulatedAndNoted) {
-  const std::string job = writeTemp("audit-onfailure.yaml", jobWithRestartPolicies("Never", "OnFailure"));
-  const std::string script = writeTemp("audit-onfailure-script.yaml",
-                                       "pods: {pt-worker-1: [{runFor: forever}, {runFor: 2s, exitCode: 137}]}\n"
-                                       "until: 30s\n");
-  CliRun r = cli({"simulate", job, "--script", script});
+  auto [script, r] = simulateWithRestartPolicies(
+      "Never", "OnFailure", "onfailure", "pods: {pt-worker-1: [{runFor: forever}, {runFor: 2s, exitCode: 137}]}\nuntil: 30s\n");
   ASSERT_EQ(r.rc, cli::kOk) << r.err;
   EXPECT_EQ(r.err, script + ":1:8: note: pods.pt-worker-1[1]: pt-worker-1 exits 137, which the sim reports as "
                             "PodFailed, as under restartPolicy Never; task \"worker\" has restartPolicy OnFailure" +
@@ -168,9 +178,8 @@ TEST(AuditSimulateCli, AScriptedFailureOfAnOnFailurePodIsSimulatedAndNoted) {
 }
 
 TEST(AuditSimulateCli, TheSimStillEndsAnOnFailurePodOnItsScriptedExit) {
-  const std::string job = writeTemp("audit-onfailure.yaml", jobWithRestartPolicies("Never", "OnFailure"));
-  const std::string script = writeTemp("audit-onfailure-exit.yaml", "pods: {pt-worker-1: [{runFor: 2s, exitCode: 137}]}\n");
-  CliRun r = cli({"simulate", job, "--script", script});
+  auto [script, r] = simulateWithRestartPolicies("Never", "OnFailure", "onfailure-exit",
+                                                 "pods: {pt-worker-1: [{runFor: 2s, exitCode: 137}]}\n");
   ASSERT_EQ(r.rc, cli::kOk) << r.err;
   EXPECT_EQ(r.err.rfind(script + ":1:8: note: pods.pt-worker-1[0]: pt-worker-1 exits 137,", 0), 0u) << r.err;
   EXPECT_NE(r.out.find("{\"t_ms\":3000,\"event\":\"PodFailed\",\"pod\":\"pt-worker-1\",\"exitCode\":137,"),
@@ -179,9 +188,7 @@ TEST(AuditSimulateCli, TheSimStillEndsAnOnFailurePodOnItsScriptedExit) {
 }
 
 TEST(AuditSimulateCli, AnUnsetRestartPolicyIsAlwaysSoEveryScriptedExitIsNoted) {
-  const std::string job = writeTemp("audit-always.yaml", jobWithRestartPolicies("", "OnFailure"));
-  const std::string script = writeTemp("audit-always-script.yaml", "defaults: {runFor: 5s}\n");
-  CliRun r = cli({"simulate", job, "--script", script});
+  auto [script, r] = simulateWithRestartPolicies("", "OnFailure", "always", "defaults: {runFor: 5s}\n");
   ASSERT_EQ(r.rc, cli::kOk) << r.err;
   // The worker exits 0, which OnFailure does not restart: only the master is noted.
   EXPECT_EQ(r.err, script + ": note: defaults: pt-master-0 exits 0, which the sim reports as PodSucceeded, as under "
@@ -191,11 +198,8 @@ TEST(AuditSimulateCli, AnUnsetRestartPolicyIsAlwaysSoEveryScriptedExitIsNoted) {
 }
 
 TEST(AuditSimulateCli, ExitsThatTheRestartPolicyKeepsGetNoNote) {
-  const std::string job = writeTemp("audit-kept.yaml", jobWithRestartPolicies("Never", "OnFailure"));
-  const std::string script = writeTemp("audit-kept-script.yaml",
-                                       "defaults: {runFor: 5s}\npods: {pt-master-0: [{runFor: 3s, exitCode: 2}]}\n"
-                                       "until: 10s\n");
-  CliRun r = cli({"simulate", job, "--script", script});
+  auto [script, r] = simulateWithRestartPolicies(
+      "Never", "OnFailure", "kept", "defaults: {runFor: 5s}\npods: {pt-master-0: [{runFor: 3s, exitCode: 2}]}\nuntil: 10s\n");
   ASSERT_EQ(r.rc, cli::kOk) << r.err;
   EXPECT_EQ(r.err, "");
 }
