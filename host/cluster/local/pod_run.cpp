@@ -141,7 +141,7 @@ void PodRun::onStarted(Slot& slot, Expected<Spawned> spawned) {
                             onProcessExit(*s);
                           });
   if (terminating_) {  // deleted while it started: it never ran for the pod, so no grace period
-    signalContainer(slot.pid, SIGKILL, false);
+    killContainer(slot.pid, spec_.isolation == Isolation::Bwrap);
     return;
   }
   cs.running = true;
@@ -272,7 +272,7 @@ void PodRun::terminate() {
     termTimer_.cancel();
     for (auto* list : {&inits_, &mains_})
       for (auto& s : *list)
-        if (s.pid > 0) signalContainer(s.pid, SIGKILL, false);
+        if (s.pid > 0) killContainer(s.pid, spec_.isolation == Isolation::Bwrap);
   });
   maybeGone();
 }
@@ -299,7 +299,7 @@ void PodRun::kill() {
   termTimer_.cancel();
   for (auto* list : {&inits_, &mains_})
     for (auto& s : *list)
-      if (s.pid > 0) signalContainer(s.pid, SIGKILL, false);
+      if (s.pid > 0) killContainer(s.pid, spec_.isolation == Isolation::Bwrap);
 }
 
 void PodRun::maybeGone() {

@@ -144,6 +144,12 @@ int signalContainer(pid_t pgid, int sig, bool sparing) {
   return signalled;
 }
 
+void killContainer(pid_t pgid, bool throughInit) {
+  if (throughInit)
+    if (const pid_t init = firstChild(pgid); init > 0 && ::kill(init, SIGKILL) == 0) return;
+  ::kill(-pgid, SIGKILL);
+}
+
 pid_t spawnSilently(std::vector<std::string> argv) {
   std::vector<char*> args;
   for (auto& a : argv) args.push_back(a.data());

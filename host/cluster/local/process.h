@@ -64,4 +64,11 @@ pid_t firstChild(pid_t pid);
 /// Returns how many processes were signalled (a bwrap container may not have exec'd yet: 0).
 int signalContainer(pid_t pgid, int sig, bool sparing);
 
+/// Kills a container outright. A bwrap container (`throughInit`) is killed through the init of its
+/// PID namespace: the kernel kills the whole namespace, setsid'd processes too, before that init
+/// dies, and bwrap exits only after reaping it, so once bwrap is reaped nothing of the container
+/// is left. Killing bwrap itself first would let it be reaped while the namespace still dies.
+/// Before bwrap has forked that init, the container's process group is killed instead.
+void killContainer(pid_t pgid, bool throughInit);
+
 }  // namespace jobhost::local
