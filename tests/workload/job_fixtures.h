@@ -2,6 +2,7 @@
 // quantities, so each test states only what it is about.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,7 +49,9 @@ inline Job job(std::string name, std::vector<TaskSpec> tasks) {
   j.spec.queue = "default";
   j.spec.schedulerName = "volcano";
   j.spec.maxRetry = 3;
-  for (const auto& t : tasks) j.spec.minAvailable += t.minAvailable.value_or(t.replicas);
+  int64_t minAvailable = 0;  // summed wide, then wrapped like Go's int32, so huge replicas are no UB
+  for (const auto& t : tasks) minAvailable += t.minAvailable.value_or(t.replicas);
+  j.spec.minAvailable = static_cast<int32_t>(static_cast<uint32_t>(minAvailable));
   j.spec.tasks = std::move(tasks);
   return j;
 }
