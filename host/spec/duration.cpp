@@ -111,8 +111,10 @@ std::optional<Duration> parseGoDuration(std::string_view text) {
   while (!s.empty())
     if (!parsePart(s, total)) return std::nullopt;
   if (!negative && total > kLimit - 1) return std::nullopt;
-  // total <= 1<<63 here; divide first so the negation cannot overflow.
+  // total <= 1<<63 here; divide first so the negation cannot overflow. A non-zero duration under
+  // 1 ms becomes 1 ms, not 0: Volcano delays an action whenever its timeout is non-zero.
   auto millis = static_cast<int64_t>(total / kNanosPerMilli);
+  if (millis == 0 && total > 0) millis = 1;
   return Duration{negative ? -millis : millis};
 }
 

@@ -3,6 +3,7 @@
 
 #include "controller_fixture.h"
 #include "host/controller/policies.h"
+#include "host/spec/duration.h"
 
 namespace jobhost::testing {
 namespace {
@@ -122,6 +123,9 @@ TEST(ApplyPolicies, TimeoutDelaysAnyMatchedEvent) {
   EXPECT_EQ(a.delayMs, 15000);
   EXPECT_EQ(a.event, "PodFailed");
   EXPECT_EQ(a.podUid, "pod-uid");
+  // A timeout under 1 ms is still a timeout: Volcano delays whenever it is non-zero.
+  job.spec.policies = {onEvent("PodFailed", "RestartJob", parseGoDuration("500us")->ms)};
+  EXPECT_EQ(applyPolicies(job, podRequest("PodFailed")).delayMs, 1);
 }
 
 TEST(ApplyPolicies, ExitCodeMatchesRequestExitCode) {

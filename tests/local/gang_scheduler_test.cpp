@@ -1,5 +1,5 @@
-// Unit tests of the local gang scheduler: admission by minResources, all-or-nothing binding,
-// queueing behind capacity, phases as the sim reports them, and scheduleTimeoutSeconds.
+// Unit tests of the local gang scheduler: admission by minResources, all-or-nothing binding (with
+// minTaskMember), queueing behind capacity, phases as the sim reports them, scheduleTimeoutSeconds.
 #include <gtest/gtest.h>
 
 #include "host/cluster/local/gang_scheduler.h"
@@ -19,8 +19,8 @@ GangGroup group(const std::string& key, uint64_t seq, int32_t minMember, Resourc
 }
 
 GangPod pod(const std::string& key, const std::string& g, uint64_t seq, Resources demand,
-            PodSlot slot = PodSlot::Waiting) {
-  return GangPod{key, g, seq, demand, slot, false};
+            PodSlot slot = PodSlot::Waiting, const std::string& task = "") {
+  return GangPod{key, g, task, seq, demand, slot, false};
 }
 
 TEST(GangScheduler, AdmitsWhenMinResourcesFitAndQueuesTheRest) {
@@ -73,6 +73,29 @@ TEST(GangScheduler, ARunningGangBelowMinMemberBecomesUnknown) {
                                pod("ns/a-1", "ns/a", 2, {}, PodSlot::Finished)};
   planGangs(cpu(1000), groups, pods, 0);
   EXPECT_EQ(groups[0].phase, "Unknown");
+  EXPECT_EQ(groups[0].conditions.back(),
+            (PodGroupCondition{"Unschedulable", "True", "NotEnoughResources",
+                               "1/2 tasks in gang unschedulable: only 1 of its pods are started or succeeded", 0}));
+}
+
+TEST(GangScheduler, EachTaskNeedsItsMinTaskMemberWhenMinMemberCoversThem) {
+  std::vector<GangGroup> groups = {group("ns/a", 1, 2, {})};
+  groups[0].phase = "Inqueue";
+  groups[0].minTaskMember = {{"m", 1}, {"w", 1}};
+  std::vector<GangPod> pods = {pod("ns/a-w-0", "ns/a", 1, cpu(500), PodSlot::Waiting, "w"),
+                               pod("ns/a-w-1", "ns/a", 2, cpu(500), PodSlot::Waiting, "w"),
+                               pod("ns/a-m-0", "ns/a", 3, cpu(4000), PodSlot::Waiting, "m")};
+  EXPECT_TRUE(planGangs(cpu(2000), groups, pods, 0).bind.empty());  // two fit, but no m
+  EXPECT_EQ(groups[0].conditions.back().message, "2/2 tasks in gang unschedulable: task m needs 1 pods, only 0 fit");
+  pods[2].demand = cpu(1000);
+  EXPECT_EQ(planGangs(cpu(2000), groups, pods, 0).bind.size(), 3u);
+  EXPECT_EQ(groups[0].phase, "Running");
+  // minMember below the tasks' sum: Volcano skips the per-task check.
+  groups = {group("ns/a", 1, 2, {})};
+  groups[0].phase = "Inqueue";
+  groups[0].minTaskMember = {{"m", 1}, {"w", 2}};
+  pods[2].demand = cpu(4000);
+  EXPECT_EQ(planGangs(cpu(2000), groups, pods, 0).bind, (std::vector<std::string>{"ns/a-w-0", "ns/a-w-1"}));
 }
 
 TEST(GangScheduler, ScheduleTimeoutIsReportedOnceExpired) {

@@ -60,7 +60,8 @@ class LocalBackendTest : public ::testing::TestWithParam<std::string> {
 TEST_P(LocalBackendTest, PhasesComeFromTheProcessesAndTheFirstContainersExitCode) {
   start();
   create(makePod("ok", {shell("main", "echo hello")}));
-  create(makePod("bad", {shell("first", "exit 3"), shell("second", "true")}));
+  // Statuses are listed in name order, as the kubelet does: "a-sidecar" is containerStatuses[0].
+  create(makePod("bad", {shell("worker", "true"), shell("a-sidecar", "exit 3")}));
   ASSERT_TRUE(recorder_.waitFor([](auto& ev) {
     return podIs(ev, "ok", PodPhase::Succeeded) && podIs(ev, "bad", PodPhase::Failed);
   }));
@@ -72,8 +73,12 @@ TEST_P(LocalBackendTest, PhasesComeFromTheProcessesAndTheFirstContainersExitCode
       sawRunning = e.oldPodPhase == PodPhase::Pending;
   EXPECT_TRUE(sawRunning);
   const PodState bad = *lastState(events, "bad");
+  ASSERT_EQ(bad.status.containerStatuses.size(), 2u);
+  EXPECT_EQ(bad.status.containerStatuses[0].name, "a-sidecar");
+  EXPECT_EQ(bad.status.containerStatuses[1].name, "worker");
   ASSERT_TRUE(bad.status.containerStatuses[0].terminated);
   EXPECT_EQ(bad.status.containerStatuses[0].terminated->exitCode, 3);
+  ASSERT_TRUE(bad.status.containerStatuses[1].terminated);
   EXPECT_EQ(bad.status.containerStatuses[1].terminated->exitCode, 0);
   EXPECT_FALSE(bad.status.podIP.empty());
   EXPECT_EQ(readFile(podDir("ok") + "/logs/main.log"), "hello\n");

@@ -1,5 +1,5 @@
-// The sim backend on its own: gang binding at minMember, enqueue by minResources, Unknown when a
-// running gang loses members, pod lifecycle events and garbage collection.
+// The sim backend on its own: gang binding at minMember and minTaskMember, requests defaulted from
+// limits, enqueue by minResources, Unknown when a running gang loses members, pod lifecycle events.
 #include <gtest/gtest.h>
 
 #include "host/cluster/sim/sim_cluster.h"
@@ -72,6 +72,68 @@ TEST(GangScheduler, BindsOnlyWhenMinMemberFit) {
   EXPECT_EQ(rec.pgPhases(), std::vector<std::string>({"Inqueue", "Running"}));
 }
 
+Pod taskPod(const std::string& name, const std::string& task, int64_t cpuMilli) {
+  Pod p = pod(name, cpuMilli);
+  p.metadata.annotations["volcano.sh/task-spec"] = task;
+  return p;
+}
+
+PodGroupCondition lastCondition(SimCluster& sim) { return sim.getPodGroup("ns", "pg")->status.conditions.back(); }
+
+TEST(GangScheduler, RequestsAreDefaultedFromLimits) {
+  VirtualClock clock;
+  SimCluster sim(clock, twoNodes());
+  ASSERT_TRUE(sim.createPodGroup(group(1, 0)).ok());
+  Pod big = pod("big", 0);  // limits only, as GPU jobs are usually written: requests = limits
+  big.spec.containers[0].resources.limits["cpu"] = Quantity::fromMilli(3000);
+  Pod small = pod("small", 0);
+  small.spec.containers[0].resources.limits["cpu"] = Quantity::fromMilli(1500);
+  ASSERT_TRUE(sim.createPod(big, nullptr).ok());
+  ASSERT_TRUE(sim.createPod(small, nullptr).ok());
+  drain(sim);
+  EXPECT_EQ(sim.nodeOf("ns", "big"), "");  // 3 CPUs fit on no 2-CPU node
+  EXPECT_EQ(sim.nodeOf("ns", "small"), "node-0");
+}
+
+TEST(GangScheduler, EachTaskNeedsItsMinTaskMemberWhenMinMemberCoversThem) {
+  VirtualClock clock;
+  SimCluster sim(clock, twoNodes());
+  PodGroup pg = group(2, 0);
+  pg.spec.minTaskMember = {{"a", 1}, {"b", 1}};
+  ASSERT_TRUE(sim.createPodGroup(pg).ok());
+  ASSERT_TRUE(sim.createPod(taskPod("a-0", "a", 1000), nullptr).ok());
+  ASSERT_TRUE(sim.createPod(taskPod("a-1", "a", 1000), nullptr).ok());
+  ASSERT_TRUE(sim.createPod(taskPod("b-0", "b", 5000), nullptr).ok());
+  drain(sim);
+  EXPECT_EQ(sim.nodeOf("ns", "a-0"), "");  // two pods fit, but task b has none: the gang waits
+  EXPECT_EQ(sim.podGroupPhase("ns", "pg"), std::optional<std::string>("Inqueue"));
+  EXPECT_EQ(lastCondition(sim), (PodGroupCondition{"Unschedulable", "True", "NotEnoughResources",
+                                                   "2/2 tasks in gang unschedulable: task b needs 1 pods, only 0 fit",
+                                                   0}));
+  ASSERT_TRUE(sim.deletePod("ns", "b-0").ok());
+  ASSERT_TRUE(sim.createPod(taskPod("b-0", "b", 1000), nullptr).ok());
+  drain(sim);
+  EXPECT_NE(sim.nodeOf("ns", "b-0"), "");
+  EXPECT_NE(sim.nodeOf("ns", "a-0"), "");
+  EXPECT_EQ(lastCondition(sim).type, "Scheduled");
+}
+
+TEST(GangScheduler, MinTaskMemberIsIgnoredWhenMinMemberIsBelowTheirSum) {
+  VirtualClock clock;
+  SimCluster sim(clock, twoNodes());
+  PodGroup pg = group(2, 0);
+  pg.spec.minTaskMember = {{"a", 2}, {"b", 1}};  // sum 3 > minMember 2: Volcano skips the task check
+  ASSERT_TRUE(sim.createPodGroup(pg).ok());
+  ASSERT_TRUE(sim.createPod(taskPod("a-0", "a", 1000), nullptr).ok());
+  ASSERT_TRUE(sim.createPod(taskPod("a-1", "a", 1000), nullptr).ok());
+  ASSERT_TRUE(sim.createPod(taskPod("b-0", "b", 5000), nullptr).ok());
+  drain(sim);
+  EXPECT_NE(sim.nodeOf("ns", "a-0"), "");
+  EXPECT_NE(sim.nodeOf("ns", "a-1"), "");
+  EXPECT_EQ(sim.nodeOf("ns", "b-0"), "");
+  EXPECT_EQ(sim.podGroupPhase("ns", "pg"), std::optional<std::string>("Running"));
+}
+
 TEST(GangScheduler, EnqueuesOnlyWhenMinResourcesFit) {
   VirtualClock clock;
   SimCluster sim(clock, twoNodes());
@@ -104,6 +166,10 @@ TEST(GangScheduler, RunningGangBelowMinMemberBecomesUnknown) {
   drain(sim);
   EXPECT_FALSE(sim.getPod("ns", "b"));
   EXPECT_EQ(rec.pgPhases(), std::vector<std::string>({"Inqueue", "Running", "Unknown"}));
+  // Volcano's gang plugin marks a gang short of minMember Unschedulable; Unknown comes with it.
+  EXPECT_EQ(lastCondition(sim),
+            (PodGroupCondition{"Unschedulable", "True", "NotEnoughResources",
+                               "1/2 tasks in gang unschedulable: only 1 of its pods are bound or succeeded", 1000}));
 }
 
 TEST(GangScheduler, PodLifecycleEventsInOrder) {
@@ -121,7 +187,10 @@ TEST(GangScheduler, PodLifecycleEventsInOrder) {
     return b;
   });
   ASSERT_TRUE(sim.createPodGroup(group(1, 0)).ok());
-  ASSERT_TRUE(sim.createPod(pod("a", 0), nullptr).ok());
+  Pod twoContainers = pod("a", 0);
+  twoContainers.spec.containers.push_back(Container{});
+  twoContainers.spec.containers.back().name = "a-log";  // listed first: statuses are in name order
+  ASSERT_TRUE(sim.createPod(twoContainers, nullptr).ok());
   drain(sim);
   while (auto due = clock.nextDue()) {
     clock.advanceTo(*due);
@@ -142,8 +211,14 @@ TEST(GangScheduler, PodLifecycleEventsInOrder) {
   for (const auto& e : rec.events)
     if (e.type == ClusterEvent::Type::PodUpdated) last = &e;
   ASSERT_TRUE(last);
-  ASSERT_TRUE(last->pod.status.containerStatuses[0].terminated);
-  EXPECT_EQ(last->pod.status.containerStatuses[0].terminated->exitCode, 137);
+  const auto& statuses = last->pod.status.containerStatuses;
+  ASSERT_EQ(statuses.size(), 2u);
+  EXPECT_EQ(statuses[0].name, "a-log");  // the kubelet's order: the script's exitCode is status 0's
+  ASSERT_TRUE(statuses[0].terminated);
+  EXPECT_EQ(statuses[0].terminated->exitCode, 137);
+  EXPECT_EQ(statuses[1].name, "main");
+  ASSERT_TRUE(statuses[1].terminated);
+  EXPECT_EQ(statuses[1].terminated->exitCode, 0);
   EXPECT_EQ(rec.pgPhases(), std::vector<std::string>({"Inqueue", "Running", "Pending", "Inqueue"}));
   EXPECT_EQ(clock.now(), 4000);
 }

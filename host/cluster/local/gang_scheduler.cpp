@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "host/cluster/gang_readiness.h"
 #include "host/cluster/podgroup_conditions.h"
 
 namespace jobhost::local {
@@ -18,11 +19,19 @@ bool setPhase(GangGroup& g, const std::string& phase) {
 
 struct GroupPods {
   std::vector<const GangPod*> waiting;
+  std::vector<std::string_view> readyTasks;  // the task of each ready pod
   int32_t ready = 0;    // started (or succeeded) and not being deleted
   int32_t running = 0;  // Active and not being deleted
 };
 
 }  // namespace
+
+void setGangSpec(GangGroup& group, const PodGroup::Spec& spec) {
+  group.minMember = spec.minMember;
+  group.minTaskMember = spec.minTaskMember;
+  group.minResources = spec.minResources ? fromResourceList(*spec.minResources) : Resources{};
+  group.timeoutSeconds = spec.scheduleTimeoutSeconds;
+}
 
 GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, const std::vector<GangPod>& pods,
                    TimeMs now) {
@@ -44,6 +53,7 @@ GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, co
       else loose.push_back(p);
     } else if (gp && (p->slot == PodSlot::Active || p->slot == PodSlot::Succeeded)) {
       ++gp->ready;
+      gp->readyTasks.push_back(p->task);
       if (p->slot == PodSlot::Active) ++gp->running;
     }
   }
@@ -69,7 +79,13 @@ GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, co
         left -= p->demand;
       }
     const int32_t reachable = gp.ready + static_cast<int32_t>(take.size());
-    if (reachable >= g->minMember) {
+    std::optional<TaskShortfall> shortTask;
+    if (!take.empty() && reachable >= g->minMember && !g->minTaskMember.empty()) {
+      std::vector<std::string_view> occupied = gp.readyTasks;
+      for (const GangPod* p : take) occupied.push_back(p->task);
+      shortTask = taskShortOfMinimum(g->minMember, g->minTaskMember, occupied);
+    }
+    if (reachable >= g->minMember && !shortTask) {
       for (const GangPod* p : take) plan.bind.push_back(p->key);
       free = left;
       gp.running += static_cast<int32_t>(take.size());
@@ -80,12 +96,14 @@ GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, co
     }
     g->placed = false;
     if (g->phase == "Running" || g->phase == "Unknown") mark(*g, setPhase(*g, gp.running > 0 ? "Unknown" : "Pending"));
-    if (take.size() < gp.waiting.size())  // capacity, not missing members, holds the gang back
-      mark(*g, reportNotEnoughResources(g->conditions,
-                                        std::to_string(g->minMember - gp.ready) + "/" + std::to_string(g->minMember) +
-                                       " tasks in gang unschedulable: only " + std::to_string(take.size()) +
-                                       " of the waiting pods fit (free: " + free.toString() + ")",
-                                   now));
+    std::string why;
+    if (shortTask)  // enough pods fit, but not enough of one task's
+      why = shortTask->describe();
+    else if (take.size() < gp.waiting.size())  // capacity, not missing members, holds the gang back
+      why = "only " + std::to_string(take.size()) + " of the waiting pods fit (free: " + free.toString() + ")";
+    else if (g->phase == "Unknown" || g->phase == "Pending")  // a Running gang lost members
+      why = "only " + std::to_string(gp.ready) + " of its pods are started or succeeded";
+    if (!why.empty()) mark(*g, reportGangShort(g->conditions, g->minMember, gp.ready, why, now));
   }
   for (const GangPod* p : loose)
     if (p->demand.fitsIn(free)) {

@@ -203,9 +203,7 @@ ClusterStatus LocalBackend::createPodGroup(const PodGroup& pg) {
   entry->gang.seq = ++seq_;
   entry->gang.since = wallClockMs();
   entry->gang.phase = entry->pg.status.phase;
-  entry->gang.minMember = pg.spec.minMember;
-  entry->gang.minResources = pg.spec.minResources ? fromResourceList(*pg.spec.minResources) : Resources{};
-  entry->gang.timeoutSeconds = pg.spec.scheduleTimeoutSeconds;
+  setGangSpec(entry->gang, pg.spec);
   groups_.emplace(key, std::move(entry));
   requestSchedule();
   return ClusterStatus::success();
@@ -217,9 +215,7 @@ ClusterStatus LocalBackend::updatePodGroupSpec(const PodGroup& pg) {
   if (it == groups_.end()) return ClusterStatus::fail(ClusterErrc::NotFound, "podgroups \"" + pg.metadata.name + "\" not found");
   GroupEntry& g = *it->second;
   g.pg.spec = pg.spec;
-  g.gang.minMember = pg.spec.minMember;
-  g.gang.minResources = pg.spec.minResources ? fromResourceList(*pg.spec.minResources) : Resources{};
-  g.gang.timeoutSeconds = pg.spec.scheduleTimeoutSeconds;
+  setGangSpec(g.gang, pg.spec);
   requestSchedule();
   return ClusterStatus::success();
 }

@@ -2,6 +2,7 @@
 // and the PodRuns' status and exit reports turned into pod events.
 #include <filesystem>
 
+#include "host/cluster/gang_readiness.h"
 #include "host/cluster/local/local_backend.h"
 #include "host/cluster/local/local_backend_internal.h"
 #include "host/common/log.h"
@@ -49,8 +50,8 @@ void LocalBackend::schedulePass() {
     for (const auto& [key, g] : groups_) groups.push_back(g->gang);
     std::vector<GangPod> pods;
     for (const auto& [key, p] : pods_) {
-      GangPod gp{key, groups_.count(p->groupKey) ? p->groupKey : "", p->seq, p->demand, p->slot,
-                 p->state.deletionTimestamp.has_value()};
+      GangPod gp{key, groups_.count(p->groupKey) ? p->groupKey : "", std::string(taskOfPod(*p->state.object)), p->seq,
+                 p->demand, p->slot, p->state.deletionTimestamp.has_value()};
       pods.push_back(std::move(gp));
     }
     const TimeMs now = wallClockMs();

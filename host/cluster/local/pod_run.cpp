@@ -41,8 +41,12 @@ PodRun::PodRun(asio::io_context& io, PodRunSpec spec, StatusFn onStatus, GoneFn 
   for (size_t i = 0; i < ps.containers.size(); ++i) {
     Slot& s = mains_.emplace_back();
     s.spec = &ps.containers[i];
-    s.index = i;
   }
+  // A main container's status sits at its place in name order, as the kubelet lists them.
+  for (Slot& s : mains_)
+    s.index = static_cast<size_t>(std::count_if(mains_.begin(), mains_.end(), [&](const Slot& o) {
+      return o.spec->name < s.spec->name || (o.spec->name == s.spec->name && o.spec < s.spec);
+    }));
 }
 
 void PodRun::start(PodStatus initial) {
@@ -53,7 +57,8 @@ void PodRun::start(PodStatus initial) {
     return cs;
   };
   for (const auto& s : inits_) status_.initContainerStatuses.push_back(named(s.spec->name));
-  for (const auto& s : mains_) status_.containerStatuses.push_back(named(s.spec->name));
+  status_.containerStatuses.resize(mains_.size());
+  for (const auto& s : mains_) status_.containerStatuses[s.index] = named(s.spec->name);
   published_ = status_;
   if (inits_.empty())
     startMains();

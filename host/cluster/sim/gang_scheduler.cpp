@@ -1,9 +1,10 @@
 // The sim's gang scheduler, one pass per step: enqueue PodGroups whose minResources fit
-// (Pending/"" -> Inqueue), bind a group's pods only when minMember of them can run, keep the
-// PodGroup phase (Running; Unknown when a running gang falls below minMember) and its conditions
-// as the local scheduler does (Unschedulable/NotEnoughResources, ScheduleTimeout after the timeout).
+// (Pending/"" -> Inqueue), bind a group's pods only when minMember of them (and each task's
+// minTaskMember, when minMember covers their sum) can run, keep the PodGroup phase (Running; Unknown
+// when a running gang falls below minMember) and its conditions as the local scheduler does.
 #include <algorithm>
 
+#include "host/cluster/gang_readiness.h"
 #include "host/cluster/podgroup_conditions.h"
 #include "host/cluster/sim/sim_cluster.h"
 
@@ -32,10 +33,6 @@ std::string describe(const SimResources& r) {
          Quantity::fromMilli(r.memoryMilli, Quantity::Format::BinarySI).toString() + ", gpu " + std::to_string(r.gpu);
 }
 
-struct GroupCount {
-  int allocated = 0;  // bound (holding resources) or succeeded
-  int running = 0;
-};
 
 }  // namespace
 
@@ -108,6 +105,7 @@ void SimCluster::schedulePass() {
   std::vector<std::pair<SimPod*, int>> placed;
   std::vector<SimResources> trial;
   std::vector<int> trialPods;
+  std::vector<std::string_view> occupied;
   for (const auto& [at, gp] : groupOrder_) {
     SimGroup& g = *gp;
     Lane& lane = *lanes_[g.lane];
@@ -141,7 +139,16 @@ void SimCluster::schedulePass() {
         placed.emplace_back(p, n);
       }
     }
-    if (!placed.empty() && allocated + static_cast<int>(placed.size()) >= g.pg.spec.minMember) {
+    std::optional<TaskShortfall> shortTask;
+    if (!placed.empty() && allocated + static_cast<int>(placed.size()) >= g.pg.spec.minMember &&
+        !g.pg.spec.minTaskMember.empty()) {
+      occupied.clear();
+      for (SimPod* p : members)
+        if (p->holdsResources || p->state.status.phase == PodPhase::Succeeded) occupied.push_back(taskOfPod(*p->state.object));
+      for (auto& [p, n] : placed) occupied.push_back(taskOfPod(*p->state.object));
+      shortTask = taskShortOfMinimum(g.pg.spec.minMember, g.pg.spec.minTaskMember, occupied);
+    }
+    if (!placed.empty() && allocated + static_cast<int>(placed.size()) >= g.pg.spec.minMember && !shortTask) {
       free.swap(trial);
       podsOn.swap(trialPods);
       for (auto& [p, n] : placed) {
@@ -174,14 +181,16 @@ void SimCluster::schedulePass() {
       setGroupPhase(g, running > 0 ? "Unknown" : "Pending");
       if (running == 0) dirty_ = true;  // enqueue it again on the next pass
     }
-    const int left = static_cast<int>(waiting.size() - placed.size());
-    if (left > 0)  // capacity, not missing members, holds the gang back
-      reportUnschedulable(g, reportNotEnoughResources(g.pg.status.conditions,
-                                                      std::to_string(g.pg.spec.minMember - allocated) + "/" +
-                                                          std::to_string(g.pg.spec.minMember) +
-                                                          " tasks in gang unschedulable: only " +
-                                                          std::to_string(placed.size()) + " of the waiting pods fit",
-                                                      clock_.now()));
+    // Why the gang is not placed, as Volcano's gang plugin reports any gang short of minMember.
+    const auto left = waiting.size() - placed.size();
+    std::string why;
+    if (shortTask)  // enough pods fit, but not enough of one task's
+      why = shortTask->describe();
+    else if (left > 0)  // capacity, not missing members, holds the gang back
+      why = "only " + std::to_string(placed.size()) + " of the waiting pods fit";
+    else if (phase == "Running" || phase == "Unknown")  // members failed or were deleted
+      why = "only " + std::to_string(allocated) + " of its pods are bound or succeeded";
+    if (!why.empty()) reportUnschedulable(g, reportGangShort(g.pg.status.conditions, g.pg.spec.minMember, allocated, why, clock_.now()));
   }
 
   // scheduleTimeoutSeconds: a gang still unplaced at its deadline is reported; Unknown if some run.

@@ -7,6 +7,7 @@
 
 #include "host/controller/request.h"
 #include "host/workload/names.h"
+#include "host/workload/resources.h"
 
 namespace jobhost {
 namespace {
@@ -90,15 +91,9 @@ SimResources SimCluster::amountsOf(const ResourceList& list) {
 }
 
 SimResources SimCluster::requestOf(const Pod& pod) {
-  SimResources sum;
-  for (const auto& c : pod.spec.containers) sum += amountsOf(c.resources.requests);
-  for (const auto& c : pod.spec.initContainers) {
-    SimResources i = amountsOf(c.resources.requests);
-    sum.cpuMilli = std::max(sum.cpuMilli, i.cpuMilli);
-    sum.memoryMilli = std::max(sum.memoryMilli, i.memoryMilli);
-    sum.gpu = std::max(sum.gpu, i.gpu);
-  }
-  return sum;
+  // What the API server stores and the scheduler fits: requests defaulted from limits, the larger
+  // of the containers' sum and any init container, sidecars included (resource.PodRequests).
+  return amountsOf(podRequests(pod.spec));
 }
 
 ClusterStatus SimCluster::createPod(Pod pod, PodState* created) {
@@ -125,6 +120,10 @@ ClusterStatus SimCluster::createPod(Pod pod, PodState* created) {
   object->status = PodStatus{};
   sp.state.status.containerStatuses.reserve(object->spec.containers.size());
   for (const auto& c : object->spec.containers) sp.state.status.containerStatuses.push_back(ContainerStatus{c.name, false, 0, false, {}, {}});
+  // In name order, as the kubelet lists them: status 0 (whose exit code Volcano reads) is the
+  // alphabetically first container, and the script's exitCode goes to it.
+  std::stable_sort(sp.state.status.containerStatuses.begin(), sp.state.status.containerStatuses.end(),
+                   [](const ContainerStatus& a, const ContainerStatus& b) { return a.name < b.name; });
   sp.state.resourceVersion = ++resourceVersion_;
   sp.request = requestOf(*object);
   sp.behaviour = behaviour_(*object, incarnation);  // set before any pod exists
