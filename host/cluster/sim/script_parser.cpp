@@ -97,7 +97,8 @@ class Parser {
   Quantity quantity(const YAML::Node& n, const std::string& field) const {
     std::string text = scalar(n, field), why;
     auto q = Quantity::parse(text, &why);
-    if (!q || q->milliValue() < 0) fail(n, field, "expected a resource quantity such as 8, 500m or 32Gi: " + why);
+    if (!q) fail(n, field, "expected a resource quantity such as 8, 500m or 32Gi: " + why);
+    if (q->milliValue() < 0) fail(n, field, "must not be negative, got \"" + text + "\"");
     return *q;
   }
 
@@ -253,7 +254,7 @@ Expected<SimulationScript> parseSimulationScript(std::string_view text, const st
   } catch (const YAML::Exception& e) {
     std::string where = file;
     if (e.mark.line >= 0) where += ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1);
-    return Expected<SimulationScript>::failure(where + ": " + e.msg);
+    return Expected<SimulationScript>::failure(where + ": invalid YAML: " + e.msg);
   }
 }
 
