@@ -43,7 +43,8 @@ const std::vector<Command>& commands() {
        "Applies Volcano's defaults (mutation) to every job in the files and runs admission: Volcano's\n"
        "validating webhook rules with its wording, the CRD/VAP rules, and every Validation plugin the\n"
        "config loads. Prints each error as file:line:column: field: message, and the defaults applied\n"
-       "to valid jobs. Exits 0 when every job passes, 1 otherwise (also for unreadable files).\n",
+       "to valid jobs. Exits 0 when every job passes, 1 when one is rejected, 4 when a file cannot be\n"
+       "read or parsed.\n",
        {"config"}, {}, &validateCommand},
       {"render", "print every Kubernetes object a job creates when it starts",
        "usage: jobhost render JOB [--config FILE] [-o yaml|json] [--show-secrets]\n\n"

@@ -25,11 +25,10 @@ bool reportNotEnoughResources(std::vector<PodGroupCondition>& cs, const std::str
   return setSchedulingCondition(cs, "Unschedulable", "NotEnoughResources", message, now);
 }
 
-bool reportGangShort(std::vector<PodGroupCondition>& cs, int32_t minMember, int32_t ready, const std::string& why,
-                     TimeMs now) {
+bool reportGangShort(std::vector<PodGroupCondition>& cs, int32_t minMember, int32_t ready, size_t pods,
+                     const std::string& why, TimeMs now) {
   return reportNotEnoughResources(
-      cs, std::to_string(minMember - ready) + "/" + std::to_string(minMember) + " tasks in gang unschedulable: " + why,
-      now);
+      cs, std::to_string(minMember - ready) + "/" + std::to_string(pods) + " tasks in gang unschedulable: " + why, now);
 }
 
 bool reportScheduleTimeout(std::vector<PodGroupCondition>& cs, int32_t minMember, int32_t timeoutSeconds,

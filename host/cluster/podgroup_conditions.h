@@ -23,8 +23,8 @@ bool reportScheduled(std::vector<PodGroupCondition>& conditions, TimeMs now);
 bool reportNotEnoughResources(std::vector<PodGroupCondition>& conditions, const std::string& message, TimeMs now);
 
 /// reportNotEnoughResources for a gang short of minMember, worded as Volcano's gang plugin does:
-/// "<minMember - ready>/<minMember> tasks in gang unschedulable: <why>".
-bool reportGangShort(std::vector<PodGroupCondition>& conditions, int32_t minMember, int32_t ready,
+/// "<minMember - ready>/<pods of the gang> tasks in gang unschedulable: <why>".
+bool reportGangShort(std::vector<PodGroupCondition>& conditions, int32_t minMember, int32_t ready, size_t pods,
                      const std::string& why, TimeMs now);
 
 /// Unschedulable/ScheduleTimeout: "gang of <minMember> not placed within scheduleTimeoutSeconds

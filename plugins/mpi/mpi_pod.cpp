@@ -18,6 +18,14 @@ void openPort(jobhost::Container& c, int64_t port) {
   c.ports.push_back(std::move(added));
 }
 
+/// Trainer's ssh options for mpirun, plus `-p <port>` when --port moves sshd off 22: the workers
+/// listen there, and the variable is reserved, so a user could not add it.
+std::string rshArgs(const MpiOptions& options) {
+  std::string args = "-o ConnectionAttempts=10";
+  if (options.port != 22) args += " -p " + std::to_string(options.port);
+  return args;
+}
+
 std::vector<jobhost::EnvVar> masterEnv(const jobhost::Job& job, const jobhost::TaskSpec& worker,
                                        const MpiOptions& options) {
   std::string hosts;
@@ -27,7 +35,7 @@ std::vector<jobhost::EnvVar> masterEnv(const jobhost::Job& job, const jobhost::T
           EnvVar::literal("OMPI_MCA_orte_default_hostfile", kHostfilePath),
           EnvVar::literal("OMPI_MCA_orte_keep_fqdn_hostnames", "true"),
           EnvVar::literal("OMPI_MCA_orte_set_default_slots", std::to_string(options.slots)),
-          EnvVar::literal("OMPI_MCA_plm_rsh_args", "-o ConnectionAttempts=10")};
+          EnvVar::literal("OMPI_MCA_plm_rsh_args", rshArgs(options))};
 }
 
 jobhost::Volume hostfileVolume(const jobhost::Job& job) {

@@ -86,7 +86,7 @@ TEST(GangScheduler, EachTaskNeedsItsMinTaskMemberWhenMinMemberCoversThem) {
                                pod("ns/a-w-1", "ns/a", 2, cpu(500), PodSlot::Waiting, "w"),
                                pod("ns/a-m-0", "ns/a", 3, cpu(4000), PodSlot::Waiting, "m")};
   EXPECT_TRUE(planGangs(cpu(2000), groups, pods, 0).bind.empty());  // two fit, but no m
-  EXPECT_EQ(groups[0].conditions.back().message, "2/2 tasks in gang unschedulable: task m needs 1 pods, only 0 fit");
+  EXPECT_EQ(groups[0].conditions.back().message, "2/3 tasks in gang unschedulable: task m needs 1 pods, only 0 fit");
   pods[2].demand = cpu(1000);
   EXPECT_EQ(planGangs(cpu(2000), groups, pods, 0).bind.size(), 3u);
   EXPECT_EQ(groups[0].phase, "Running");

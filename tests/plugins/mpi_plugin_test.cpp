@@ -11,10 +11,10 @@ using Strings = std::vector<std::string>;
 
 const ContainerPort kSshPort = {"mpijob-port", 22, "", 0, ""};
 
-Strings masterEnv(const std::string& hosts, const std::string& slots = "1") {
+Strings masterEnv(const std::string& hosts, const std::string& slots = "1", const std::string& rshArgs = "") {
   return {"MPI_HOST=" + hosts, "OMPI_MCA_orte_default_hostfile=/etc/mpi/hostfile",
           "OMPI_MCA_orte_keep_fqdn_hostnames=true", "OMPI_MCA_orte_set_default_slots=" + slots,
-          "OMPI_MCA_plm_rsh_args=-o ConnectionAttempts=10"};
+          "OMPI_MCA_plm_rsh_args=-o ConnectionAttempts=10" + rshArgs};
 }
 
 class MpiPluginTest : public ::testing::Test {
@@ -261,7 +261,8 @@ spec:
 
   EXPECT_EQ(h.podNames(), (Strings{"demo-mpi-launcher-0", "demo-mpi-node-0", "demo-mpi-node-1"}));
   const PodView launcher = h.pod("demo-mpi-launcher-0");
-  const Strings want = masterEnv("demo-mpi-node-0.demo,demo-mpi-node-1.demo", "4");
+  // --port 2222: mpirun's ssh must go there too (OMPI_MCA_plm_rsh_args is reserved, users cannot).
+  const Strings want = masterEnv("demo-mpi-node-0.demo,demo-mpi-node-1.demo", "4", " -p 2222");
   for (const Container* c : {&launcher.container("main"), &launcher.initContainer("init")}) {
     const Strings env = envList(*c);
     ASSERT_GE(env.size(), want.size()) << c->name;

@@ -108,7 +108,7 @@ TEST(GangScheduler, EachTaskNeedsItsMinTaskMemberWhenMinMemberCoversThem) {
   EXPECT_EQ(sim.nodeOf("ns", "a-0"), "");  // two pods fit, but task b has none: the gang waits
   EXPECT_EQ(sim.podGroupPhase("ns", "pg"), std::optional<std::string>("Inqueue"));
   EXPECT_EQ(lastCondition(sim), (PodGroupCondition{"Unschedulable", "True", "NotEnoughResources",
-                                                   "2/2 tasks in gang unschedulable: task b needs 1 pods, only 0 fit",
+                                                   "2/3 tasks in gang unschedulable: task b needs 1 pods, only 0 fit",
                                                    0}));
   ASSERT_TRUE(sim.deletePod("ns", "b-0").ok());
   ASSERT_TRUE(sim.createPod(taskPod("b-0", "b", 1000), nullptr).ok());
@@ -167,9 +167,10 @@ TEST(GangScheduler, RunningGangBelowMinMemberBecomesUnknown) {
   EXPECT_FALSE(sim.getPod("ns", "b"));
   EXPECT_EQ(rec.pgPhases(), std::vector<std::string>({"Inqueue", "Running", "Unknown"}));
   // Volcano's gang plugin marks a gang short of minMember Unschedulable; Unknown comes with it.
+  // Its wording: (minMember - ready)/(pods the gang has, b being gone).
   EXPECT_EQ(lastCondition(sim),
             (PodGroupCondition{"Unschedulable", "True", "NotEnoughResources",
-                               "1/2 tasks in gang unschedulable: only 1 of its pods are bound or succeeded", 1000}));
+                               "1/1 tasks in gang unschedulable: only 1 of its pods are bound or succeeded", 1000}));
 }
 
 TEST(GangScheduler, PodLifecycleEventsInOrder) {

@@ -20,6 +20,7 @@ bool setPhase(GangGroup& g, const std::string& phase) {
 struct GroupPods {
   std::vector<const GangPod*> waiting;
   std::vector<std::string_view> readyTasks;  // the task of each ready pod
+  size_t pods = 0;      // not being deleted, in any slot
   int32_t ready = 0;    // started (or succeeded) and not being deleted
   int32_t running = 0;  // Active and not being deleted
 };
@@ -48,6 +49,7 @@ GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, co
   for (const GangPod* p : ordered) {
     if (p->deleting) continue;
     GroupPods* gp = p->group.empty() ? nullptr : &byGroup[p->group];
+    if (gp) ++gp->pods;
     if (p->slot == PodSlot::Waiting) {
       if (gp) gp->waiting.push_back(p);
       else loose.push_back(p);
@@ -103,7 +105,7 @@ GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, co
       why = "only " + std::to_string(take.size()) + " of the waiting pods fit (free: " + free.toString() + ")";
     else if (g->phase == "Unknown" || g->phase == "Pending")  // a Running gang lost members
       why = "only " + std::to_string(gp.ready) + " of its pods are started or succeeded";
-    if (!why.empty()) mark(*g, reportGangShort(g->conditions, g->minMember, gp.ready, why, now));
+    if (!why.empty()) mark(*g, reportGangShort(g->conditions, g->minMember, gp.ready, gp.pods, why, now));
   }
   for (const GangPod* p : loose)
     if (p->demand.fitsIn(free)) {

@@ -190,7 +190,9 @@ void SimCluster::schedulePass() {
       why = "only " + std::to_string(placed.size()) + " of the waiting pods fit";
     else if (phase == "Running" || phase == "Unknown")  // members failed or were deleted
       why = "only " + std::to_string(allocated) + " of its pods are bound or succeeded";
-    if (!why.empty()) reportUnschedulable(g, reportGangShort(g.pg.status.conditions, g.pg.spec.minMember, allocated, why, clock_.now()));
+    if (!why.empty())
+      reportUnschedulable(
+          g, reportGangShort(g.pg.status.conditions, g.pg.spec.minMember, allocated, members.size(), why, clock_.now()));
   }
 
   // scheduleTimeoutSeconds: a gang still unplaced at its deadline is reported; Unknown if some run.
