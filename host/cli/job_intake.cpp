@@ -8,16 +8,54 @@
 
 namespace jobhost::cli {
 
+namespace {
+
+bool isVolcanoQueue(const OtherObject& o) {
+  return o.kind == "Queue" && o.apiVersion.rfind("scheduling.volcano.sh/", 0) == 0 && !o.name.empty();
+}
+
+std::string stringAt(const rapidjson::Value& root, const char* object, const char* key, std::string fallback) {
+  auto outer = root.FindMember(object);
+  if (outer == root.MemberEnd() || !outer->value.IsObject()) return fallback;
+  auto it = outer->value.FindMember(key);
+  return it != outer->value.MemberEnd() && it->value.IsString() ? it->value.GetString() : fallback;
+}
+
+/// The admission config with the file's Queues added (or replacing the config's of that name),
+/// as if the file had been applied; a note for every object that is not a Job.
+AdmissionConfig withFileQueues(const AdmissionConfig& admission, const std::vector<OtherObject>& others,
+                               std::vector<std::string>& notes) {
+  AdmissionConfig out = admission;
+  for (const auto& o : others) {
+    const std::string where = o.source.where("kind");
+    if (!isVolcanoQueue(o)) {
+      notes.push_back(where + ": note: skipped " + o.kind + " \"" + o.name + "\" (" + o.apiVersion +
+                      "): only Volcano Jobs and Queues are read from job files");
+      continue;
+    }
+    QueueConfig q{o.name, stringAt(o.source.doc, "status", "state", "Open"), stringAt(o.source.doc, "spec", "parent", "")};
+    std::erase_if(out.queues, [&](const QueueConfig& c) { return c.name == q.name; });
+    notes.push_back(where + ": note: queue \"" + q.name + "\" (" + q.state + ", parent " +
+                    (q.parent.empty() ? "root" : q.parent) + ") declared for this file's jobs");
+    out.queues.push_back(std::move(q));
+  }
+  return out;
+}
+
+}  // namespace
+
 Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const HostConfig& config,
-                                                const AdmissionConfig& admission) {
-  auto docs = loadJobs(path);
+                                                const AdmissionConfig& admission, std::vector<std::string>& notes) {
+  std::vector<OtherObject> others;
+  auto docs = loadJobs(path, &others);
   if (!docs) return Expected<std::vector<AdmittedJob>>::failure(docs.error());
+  const AdmissionConfig withQueues = withFileQueues(admission, others, notes);
   std::vector<AdmittedJob> out;
   out.reserve(docs->size());
   for (auto& doc : *docs) {
     AdmittedJob a{std::move(doc), {}, {}};
     a.defaults = mutateJob(a.document.job, MutationConfig{config.schedulerNames});
-    a.admission = validateJobCreate(a.document.job, admission);
+    a.admission = validateJobCreate(a.document.job, withQueues);
     out.push_back(std::move(a));
   }
   return out;
@@ -49,7 +87,9 @@ std::optional<HostSetup> loadHostSetup(const Args& args, Streams io, int* exitCo
 
 std::optional<AdmittedJob> admitSingleJob(const std::string& command, const std::string& path,
                                           const HostSetup& host, Streams io, int* exitCode) {
-  auto jobs = admitJobFile(path, host.config, host.admission);
+  std::vector<std::string> notes;
+  auto jobs = admitJobFile(path, host.config, host.admission, notes);
+  for (const auto& note : notes) io.err << note << "\n";
   if (!jobs) {
     io.err << jobs.error() << "\n";
     *exitCode = kInputError;

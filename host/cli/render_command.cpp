@@ -47,7 +47,9 @@ int renderCommand(const Args& args, Streams io) {
   auto host = loadHostSetup(args, io, &rc);
   if (!host) return rc;
   const HostConfig* config = &host->config;
-  auto jobs = admitJobFile(args.positionals[0], *config, host->admission);
+  std::vector<std::string> notes;
+  auto jobs = admitJobFile(args.positionals[0], *config, host->admission, notes);
+  for (const auto& note : notes) io.err << note << "\n";
   if (!jobs) {
     io.err << jobs.error() << "\n";
     return kInputError;

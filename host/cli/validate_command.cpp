@@ -20,7 +20,9 @@ int validateCommand(const Args& args, Streams io) {
   const AdmissionConfig admission = host->admission;
   bool allPassed = true, allRead = true;
   for (const auto& file : args.positionals) {
-    auto jobs = admitJobFile(file, *config, admission);
+    std::vector<std::string> notes;
+    auto jobs = admitJobFile(file, *config, admission, notes);
+    for (const auto& note : notes) io.out << note << "\n";
     if (!jobs) {
       io.out << jobs.error() << "\n";
       allRead = false;

@@ -65,9 +65,27 @@ Expected<std::vector<SourceDoc>> jobSources(SourceDoc doc) {
   return out;
 }
 
+std::string stringMember(const rapidjson::Value& v, const char* key) {
+  if (!v.IsObject()) return {};
+  auto it = v.FindMember(key);
+  return it != v.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString(), it->value.GetStringLength())
+                                                     : std::string();
+}
+
+// An object of a kind other than Job (kind a non-empty string): moved into `others`.
+bool takeOther(SourceDoc& source, std::vector<OtherObject>* others) {
+  const std::string kind = stringMember(source.doc, "kind");
+  if (others == nullptr || kind.empty() || kind == "Job") return false;
+  const rapidjson::Value& root = source.doc;
+  auto meta = root.FindMember("metadata");
+  std::string name = meta != root.MemberEnd() ? stringMember(meta->value, "name") : std::string();
+  others->push_back({stringMember(source.doc, "apiVersion"), kind, std::move(name), std::move(source)});
+  return true;
+}
+
 }  // namespace
 
-Result parseJobs(std::string_view text, std::string file) {
+Result parseJobs(std::string_view text, std::string file, std::vector<OtherObject>* others) {
   constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
   if (text.substr(0, kByteOrderMark.size()) == kByteOrderMark) text.remove_prefix(kByteOrderMark.size());
 
@@ -87,19 +105,25 @@ Result parseJobs(std::string_view text, std::string file) {
     auto sources = jobSources(std::move(doc));
     if (!sources) return Result::failure(sources.error());
     for (auto& source : *sources) {
+      if (takeOther(source, others)) continue;
       auto job = decodeJob(source);
       if (!job) return Result::failure(job.error());
       jobs.push_back({std::move(*job), std::move(source)});
     }
   }
-  if (jobs.empty()) return Result::failure(file + ": no job found; expected a Volcano Job (batch.volcano.sh/v1alpha1)");
+  if (jobs.empty()) {
+    std::string found;
+    if (others != nullptr)
+      for (const auto& o : *others) found += (found.empty() ? "; it holds only " : ", ") + o.kind + " \"" + o.name + "\"";
+    return Result::failure(file + ": no job found; expected a Volcano Job (batch.volcano.sh/v1alpha1)" + found);
+  }
   return jobs;
 }
 
-Result loadJobs(const std::string& path) {
+Result loadJobs(const std::string& path, std::vector<OtherObject>* others) {
   auto text = readFile(path);
   if (!text) return Result::failure(text.error());
-  return parseJobs(*text, path);
+  return parseJobs(*text, path, others);
 }
 
 }  // namespace jobhost

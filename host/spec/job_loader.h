@@ -19,12 +19,20 @@ struct JobDocument {
   SourceDoc source;
 };
 
+/// A Kubernetes object of another kind found beside the jobs (a Queue, a ConfigMap, ...).
+struct OtherObject {
+  std::string apiVersion, kind, name;
+  SourceDoc source;
+};
+
 /// Decodes every job in `text`. JSON when the first non-space character is '{' or '[', else YAML
 /// (multi-document). Each document may be a Job, an array of Jobs, or a List/JobList with `items`.
-/// The first error wins; a text without any job is an error too.
-Expected<std::vector<JobDocument>> parseJobs(std::string_view text, std::string file);
+/// With `others`, an object whose `kind` is not Job is moved there instead of being an error, as
+/// `kubectl apply -f` takes a Queue beside a Job. The first error wins; no job at all is an error.
+Expected<std::vector<JobDocument>> parseJobs(std::string_view text, std::string file,
+                                             std::vector<OtherObject>* others = nullptr);
 
 /// Reads `path` and parses it with parseJobs; positions name `path`.
-Expected<std::vector<JobDocument>> loadJobs(const std::string& path);
+Expected<std::vector<JobDocument>> loadJobs(const std::string& path, std::vector<OtherObject>* others = nullptr);
 
 }  // namespace jobhost

@@ -150,6 +150,60 @@ spec:
   EXPECT_NE(r.out.find("unable to find job queue: queue.scheduling.volcano.sh \"nowhere\" not found"), std::string::npos) << r.out;
 }
 
+const char* kQueuedJob = R"(---
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: queued}
+spec:
+  queue: team
+  tasks:
+    - name: worker
+      replicas: 1
+      template: {spec: {containers: [{name: main, image: busybox}]}}
+)";
+
+TEST(Cli, QueuesDeclaredBesideAJobAreUsedAndOtherKindsAreSkippedWithANote) {
+  auto open = writeTemp("queue-and-job.yaml", std::string(R"(apiVersion: scheduling.volcano.sh/v1beta1
+kind: Queue
+metadata: {name: team}
+spec: {weight: 1}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: extra}
+data: {a: b}
+)") + kQueuedJob);
+  auto r = run({"validate", open});
+  EXPECT_EQ(r.rc, kOk) << r.out;
+  EXPECT_NE(r.out.find(open + ":2:7: note: queue \"team\" (Open, parent root) declared for this file's jobs\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(open + ":7:7: note: skipped ConfigMap \"extra\" (v1): only Volcano Jobs and Queues are read "
+                              "from job files\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(open + ": job default/queued: valid"), std::string::npos) << r.out;
+
+  auto closed = writeTemp("closed-queue-and-job.yaml", std::string(R"(apiVersion: scheduling.volcano.sh/v1beta1
+kind: Queue
+metadata: {name: team}
+status: {state: Closed}
+)") + kQueuedJob);
+  r = run({"validate", closed});
+  EXPECT_EQ(r.rc, kRejected) << r.out;
+  EXPECT_NE(r.out.find("can only submit job to queue with state `Open`, queue `team` status is `Closed`"),
+            std::string::npos)
+      << r.out;
+
+  auto none = writeTemp("no-job.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: extra}\n");
+  r = run({"validate", none});
+  EXPECT_EQ(r.rc, kInputError);
+  EXPECT_NE(r.out.find(none + ": no job found; expected a Volcano Job (batch.volcano.sh/v1alpha1); it holds only "
+                              "ConfigMap \"extra\""),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(Cli, ValidateFindsTheMpiMasterAfterTheSlotsFlag) {
   auto job = writeTemp("mpi-slots.yaml", R"(apiVersion: batch.volcano.sh/v1alpha1
 kind: Job
