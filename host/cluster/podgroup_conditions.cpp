@@ -19,10 +19,24 @@ bool reportScheduled(std::vector<PodGroupCondition>& cs, TimeMs now) {
   return setSchedulingCondition(cs, "Scheduled", "tasks in gang are ready to be scheduled", "", now);
 }
 
+namespace {
+
+bool timedOut(const std::vector<PodGroupCondition>& cs) {
+  return std::any_of(cs.begin(), cs.end(),
+                     [](const PodGroupCondition& c) { return c.type == "Unschedulable" && c.reason == "ScheduleTimeout"; });
+}
+
+}  // namespace
+
 bool reportNotEnoughResources(std::vector<PodGroupCondition>& cs, const std::string& message, TimeMs now) {
-  for (const auto& c : cs)
-    if (c.type == "Unschedulable" && c.reason == "ScheduleTimeout") return false;
-  return setSchedulingCondition(cs, "Unschedulable", "NotEnoughResources", message, now);
+  return !timedOut(cs) && setSchedulingCondition(cs, "Unschedulable", "NotEnoughResources", message, now);
+}
+
+bool reportNotEnoughTasks(std::vector<PodGroupCondition>& cs, int32_t valid, int32_t minMember, TimeMs now) {
+  return !timedOut(cs) && setSchedulingCondition(cs, "Unschedulable", "NotEnoughTasks",
+                                                 "Not enough valid tasks for gang-scheduling, valid: " +
+                                                     std::to_string(valid) + ", min: " + std::to_string(minMember),
+                                                 now);
 }
 
 bool reportGangShort(std::vector<PodGroupCondition>& cs, int32_t minMember, int32_t ready, size_t pods,

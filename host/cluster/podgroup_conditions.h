@@ -27,6 +27,11 @@ bool reportNotEnoughResources(std::vector<PodGroupCondition>& conditions, const 
 bool reportGangShort(std::vector<PodGroupCondition>& conditions, int32_t minMember, int32_t ready, size_t pods,
                      const std::string& why, TimeMs now);
 
+/// Unschedulable/NotEnoughTasks, as Volcano's gang plugin reports a gang with fewer valid (not
+/// failed) pods than minMember: "Not enough valid tasks for gang-scheduling, valid: <v>, min: <m>".
+/// Like NotEnoughResources it leaves a ScheduleTimeout report standing.
+bool reportNotEnoughTasks(std::vector<PodGroupCondition>& conditions, int32_t valid, int32_t minMember, TimeMs now);
+
 /// Unschedulable/ScheduleTimeout: "gang of <minMember> not placed within scheduleTimeoutSeconds
 /// <timeout> (<started> started)".
 bool reportScheduleTimeout(std::vector<PodGroupCondition>& conditions, int32_t minMember, int32_t timeoutSeconds,

@@ -73,9 +73,9 @@ TEST(GangScheduler, ARunningGangBelowMinMemberBecomesUnknown) {
                                pod("ns/a-1", "ns/a", 2, {}, PodSlot::Finished)};
   planGangs(cpu(1000), groups, pods, 0);
   EXPECT_EQ(groups[0].phase, "Unknown");
-  EXPECT_EQ(groups[0].conditions.back(),
-            (PodGroupCondition{"Unschedulable", "True", "NotEnoughResources",
-                               "1/2 tasks in gang unschedulable: only 1 of its pods are started or succeeded", 0}));
+  EXPECT_EQ(groups[0].conditions.back(), (PodGroupCondition{"Unschedulable", "True", "NotEnoughTasks",
+                                                            "Not enough valid tasks for gang-scheduling, valid: 1, min: 2",
+                                                            0}));
 }
 
 TEST(GangScheduler, EachTaskNeedsItsMinTaskMemberWhenMinMemberCoversThem) {

@@ -166,11 +166,10 @@ TEST(GangScheduler, RunningGangBelowMinMemberBecomesUnknown) {
   drain(sim);
   EXPECT_FALSE(sim.getPod("ns", "b"));
   EXPECT_EQ(rec.pgPhases(), std::vector<std::string>({"Inqueue", "Running", "Unknown"}));
-  // Volcano's gang plugin marks a gang short of minMember Unschedulable; Unknown comes with it.
-  // Its wording: (minMember - ready)/(pods the gang has, b being gone).
-  EXPECT_EQ(lastCondition(sim),
-            (PodGroupCondition{"Unschedulable", "True", "NotEnoughResources",
-                               "1/1 tasks in gang unschedulable: only 1 of its pods are bound or succeeded", 1000}));
+  // Volcano's gang plugin marks a gang with fewer valid pods than minMember Unschedulable (its
+  // job-valid check); Unknown comes with it.
+  EXPECT_EQ(lastCondition(sim), (PodGroupCondition{"Unschedulable", "True", "NotEnoughTasks",
+                                                   "Not enough valid tasks for gang-scheduling, valid: 1, min: 2", 1000}));
 }
 
 TEST(GangScheduler, PodLifecycleEventsInOrder) {
@@ -221,6 +220,9 @@ TEST(GangScheduler, PodLifecycleEventsInOrder) {
   ASSERT_TRUE(statuses[1].terminated);
   EXPECT_EQ(statuses[1].terminated->exitCode, 0);
   EXPECT_EQ(rec.pgPhases(), std::vector<std::string>({"Inqueue", "Running", "Pending", "Inqueue"}));
+  // Its only pod failed: no member runs, so Pending (not Unknown), reported as Volcano's gang does.
+  EXPECT_EQ(lastCondition(sim), (PodGroupCondition{"Unschedulable", "True", "NotEnoughTasks",
+                                                   "Not enough valid tasks for gang-scheduling, valid: 0, min: 1", 4000}));
   EXPECT_EQ(clock.now(), 4000);
 }
 

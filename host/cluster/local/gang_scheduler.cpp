@@ -21,6 +21,7 @@ struct GroupPods {
   std::vector<const GangPod*> waiting;
   std::vector<std::string_view> readyTasks;  // the task of each ready pod
   size_t pods = 0;      // not being deleted, in any slot
+  int32_t valid = 0;    // not being deleted and not Finished
   int32_t ready = 0;    // started (or succeeded) and not being deleted
   int32_t running = 0;  // Active and not being deleted
 };
@@ -49,7 +50,10 @@ GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, co
   for (const GangPod* p : ordered) {
     if (p->deleting) continue;
     GroupPods* gp = p->group.empty() ? nullptr : &byGroup[p->group];
-    if (gp) ++gp->pods;
+    if (gp) {
+      ++gp->pods;
+      if (p->slot != PodSlot::Finished) ++gp->valid;
+    }
     if (p->slot == PodSlot::Waiting) {
       if (gp) gp->waiting.push_back(p);
       else loose.push_back(p);
@@ -97,15 +101,16 @@ GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, co
       continue;
     }
     g->placed = false;
-    if (g->phase == "Running" || g->phase == "Unknown") mark(*g, setPhase(*g, gp.running > 0 ? "Unknown" : "Pending"));
-    std::string why;
-    if (shortTask)  // enough pods fit, but not enough of one task's
-      why = shortTask->describe();
-    else if (take.size() < gp.waiting.size())  // capacity, not missing members, holds the gang back
-      why = "only " + std::to_string(take.size()) + " of the waiting pods fit (free: " + free.toString() + ")";
-    else if (g->phase == "Unknown" || g->phase == "Pending")  // a Running gang lost members
-      why = "only " + std::to_string(gp.ready) + " of its pods are started or succeeded";
-    if (!why.empty()) mark(*g, reportGangShort(g->conditions, g->minMember, gp.ready, gp.pods, why, now));
+    const bool wasPlaced = g->phase == "Running" || g->phase == "Unknown";
+    if (wasPlaced) mark(*g, setPhase(*g, gp.running > 0 ? "Unknown" : "Pending"));
+    if (shortTask || take.size() < gp.waiting.size())  // capacity holds back the gang, or one task's share
+      mark(*g, reportGangShort(g->conditions, g->minMember, gp.ready, gp.pods,
+                               shortTask ? shortTask->describe()
+                                         : "only " + std::to_string(take.size()) + " of the waiting pods fit (free: " +
+                                               free.toString() + ")",
+                               now));
+    else if (wasPlaced)  // members failed or were deleted
+      mark(*g, reportNotEnoughTasks(g->conditions, gp.valid, g->minMember, now));
   }
   for (const GangPod* p : loose)
     if (p->demand.fitsIn(free)) {

@@ -176,23 +176,26 @@ void SimCluster::schedulePass() {
       reportScheduled(g.pg.status.conditions, clock_.now());
       continue;
     }
-    if (phase == "Running" || phase == "Unknown") {
+    const bool wasPlaced = phase == "Running" || phase == "Unknown";
+    if (wasPlaced) {
       g.reserved = false;
       setGroupPhase(g, running > 0 ? "Unknown" : "Pending");
       if (running == 0) dirty_ = true;  // enqueue it again on the next pass
     }
     // Why the gang is not placed, as Volcano's gang plugin reports any gang short of minMember.
     const auto left = waiting.size() - placed.size();
-    std::string why;
-    if (shortTask)  // enough pods fit, but not enough of one task's
-      why = shortTask->describe();
-    else if (left > 0)  // capacity, not missing members, holds the gang back
-      why = "only " + std::to_string(placed.size()) + " of the waiting pods fit";
-    else if (phase == "Running" || phase == "Unknown")  // members failed or were deleted
-      why = "only " + std::to_string(allocated) + " of its pods are bound or succeeded";
-    if (!why.empty())
+    auto& conditions = g.pg.status.conditions;
+    if (shortTask || left > 0)  // capacity holds back the gang, or one task's share of it
+      reportUnschedulable(g, reportGangShort(conditions, g.pg.spec.minMember, allocated, members.size(),
+                                             shortTask ? shortTask->describe()
+                                                       : "only " + std::to_string(placed.size()) + " of the waiting pods fit",
+                                             clock_.now()));
+    else if (wasPlaced) {  // members failed or were deleted
+      const auto valid = std::count_if(members.begin(), members.end(),
+                                       [](const SimPod* p) { return p->state.status.phase != PodPhase::Failed; });
       reportUnschedulable(
-          g, reportGangShort(g.pg.status.conditions, g.pg.spec.minMember, allocated, members.size(), why, clock_.now()));
+          g, reportNotEnoughTasks(conditions, static_cast<int32_t>(valid), g.pg.spec.minMember, clock_.now()));
+    }
   }
 
   // scheduleTimeoutSeconds: a gang still unplaced at its deadline is reported; Unknown if some run.
