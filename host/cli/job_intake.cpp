@@ -14,29 +14,23 @@ bool isVolcanoQueue(const OtherObject& o) {
   return o.kind == "Queue" && o.apiVersion.rfind("scheduling.volcano.sh/", 0) == 0 && !o.name.empty();
 }
 
-std::string stringAt(const rapidjson::Value& root, const char* object, const char* key, std::string fallback) {
-  auto outer = root.FindMember(object);
-  if (outer == root.MemberEnd() || !outer->value.IsObject()) return fallback;
-  auto it = outer->value.FindMember(key);
-  return it != outer->value.MemberEnd() && it->value.IsString() ? it->value.GetString() : fallback;
-}
-
 /// The admission config with the file's Queues added (or replacing the config's of that name),
 /// as if the file had been applied; a note for every object that is not a Job.
 AdmissionConfig withFileQueues(const AdmissionConfig& admission, const std::vector<OtherObject>& others,
-                               std::vector<std::string>& notes) {
+                               std::ostream& notes) {
   AdmissionConfig out = admission;
   for (const auto& o : others) {
     const std::string where = o.source.where("kind");
     if (!isVolcanoQueue(o)) {
-      notes.push_back(where + ": note: skipped " + o.kind + " \"" + o.name + "\" (" + o.apiVersion +
-                      "): only Volcano Jobs and Queues are read from job files");
+      notes << where << ": note: skipped " << o.kind << " \"" << o.name << "\" (" << o.apiVersion
+            << "): only Volcano Jobs and Queues are read from job files\n";
       continue;
     }
-    QueueConfig q{o.name, stringAt(o.source.doc, "status", "state", "Open"), stringAt(o.source.doc, "spec", "parent", "")};
+    QueueConfig q{o.name, stringAt(o.source.doc, {"status", "state"}), stringAt(o.source.doc, {"spec", "parent"})};
+    if (q.state.empty()) q.state = "Open";
     std::erase_if(out.queues, [&](const QueueConfig& c) { return c.name == q.name; });
-    notes.push_back(where + ": note: queue \"" + q.name + "\" (" + q.state + ", parent " +
-                    (q.parent.empty() ? "root" : q.parent) + ") declared for this file's jobs");
+    notes << where << ": note: queue \"" << q.name << "\" (" << q.state << ", parent "
+          << (q.parent.empty() ? "root" : q.parent) << ") declared for this file's jobs\n";
     out.queues.push_back(std::move(q));
   }
   return out;
@@ -45,7 +39,7 @@ AdmissionConfig withFileQueues(const AdmissionConfig& admission, const std::vect
 }  // namespace
 
 Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const HostConfig& config,
-                                                const AdmissionConfig& admission, std::vector<std::string>& notes) {
+                                                const AdmissionConfig& admission, std::ostream& notes) {
   std::vector<OtherObject> others;
   auto docs = loadJobs(path, &others);
   if (!docs) return Expected<std::vector<AdmittedJob>>::failure(docs.error());
@@ -87,9 +81,7 @@ std::optional<HostSetup> loadHostSetup(const Args& args, Streams io, int* exitCo
 
 std::optional<AdmittedJob> admitSingleJob(const std::string& command, const std::string& path,
                                           const HostSetup& host, Streams io, int* exitCode) {
-  std::vector<std::string> notes;
-  auto jobs = admitJobFile(path, host.config, host.admission, notes);
-  for (const auto& note : notes) io.err << note << "\n";
+  auto jobs = admitJobFile(path, host.config, host.admission, io.err);
   if (!jobs) {
     io.err << jobs.error() << "\n";
     *exitCode = kInputError;

@@ -22,9 +22,9 @@ struct AdmittedJob {
 
 /// Loads every job of `path`, mutates and validates each. Fails only when the file cannot be read
 /// or parsed (the message names file:line:column). Queues the file declares (Volcano `Queue`
-/// objects) join the config's for admission; other kinds are skipped. Each gets a line in `notes`.
+/// objects) join the config's for admission; other kinds are skipped. Each gets a line on `notes`.
 Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const HostConfig& config,
-                                                const AdmissionConfig& admission, std::vector<std::string>& notes);
+                                                const AdmissionConfig& admission, std::ostream& notes);
 
 /// One line per error: "<file>:<line>:<col>: <field>: <message>", then warnings.
 void printFindings(const AdmittedJob& job, std::ostream& out);

@@ -47,9 +47,7 @@ int renderCommand(const Args& args, Streams io) {
   auto host = loadHostSetup(args, io, &rc);
   if (!host) return rc;
   const HostConfig* config = &host->config;
-  std::vector<std::string> notes;
-  auto jobs = admitJobFile(args.positionals[0], *config, host->admission, notes);
-  for (const auto& note : notes) io.err << note << "\n";
+  auto jobs = admitJobFile(args.positionals[0], *config, host->admission, io.err);
   if (!jobs) {
     io.err << jobs.error() << "\n";
     return kInputError;

@@ -20,9 +20,7 @@ int validateCommand(const Args& args, Streams io) {
   const AdmissionConfig admission = host->admission;
   bool allPassed = true, allRead = true;
   for (const auto& file : args.positionals) {
-    std::vector<std::string> notes;
-    auto jobs = admitJobFile(file, *config, admission, notes);
-    for (const auto& note : notes) io.out << note << "\n";
+    auto jobs = admitJobFile(file, *config, admission, io.out);
     if (!jobs) {
       io.out << jobs.error() << "\n";
       allRead = false;

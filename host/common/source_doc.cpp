@@ -40,6 +40,17 @@ SourcePos SourceDoc::at(std::string_view path) const {
   }
 }
 
+std::string stringAt(const rapidjson::Value& root, std::initializer_list<const char*> path) {
+  const rapidjson::Value* v = &root;
+  for (const char* key : path) {
+    if (!v->IsObject()) return {};
+    auto it = v->FindMember(key);
+    if (it == v->MemberEnd()) return {};
+    v = &it->value;
+  }
+  return v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
+}
+
 std::string SourceDoc::where(std::string_view path) const {
   SourcePos pos = at(path);
   if (pos.line == 0) return file;

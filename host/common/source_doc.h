@@ -2,6 +2,7 @@
 // keyed by field path, so every error can point at the exact place in the user's file.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -33,6 +34,10 @@ struct SourceDoc {
 /// Joins a field path: child("spec", "tasks") == "spec.tasks"; index("spec.tasks", 0) == "spec.tasks[0]".
 std::string childPath(std::string_view parent, std::string_view key);
 std::string indexPath(std::string_view parent, size_t index);
+
+/// The string at `path` (object keys from the root, e.g. {"metadata", "name"}), or "" when a step
+/// is missing or the value is not a string.
+std::string stringAt(const rapidjson::Value& root, std::initializer_list<const char*> path);
 
 /// Parses JSON text. The error names file:line:column and what RapidJSON found wrong.
 Expected<SourceDoc> parseJsonDoc(std::string_view text, std::string file);

@@ -65,21 +65,12 @@ Expected<std::vector<SourceDoc>> jobSources(SourceDoc doc) {
   return out;
 }
 
-std::string stringMember(const rapidjson::Value& v, const char* key) {
-  if (!v.IsObject()) return {};
-  auto it = v.FindMember(key);
-  return it != v.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString(), it->value.GetStringLength())
-                                                     : std::string();
-}
-
 // An object of a kind other than Job (kind a non-empty string): moved into `others`.
 bool takeOther(SourceDoc& source, std::vector<OtherObject>* others) {
-  const std::string kind = stringMember(source.doc, "kind");
+  std::string kind = stringAt(source.doc, {"kind"});
   if (others == nullptr || kind.empty() || kind == "Job") return false;
-  const rapidjson::Value& root = source.doc;
-  auto meta = root.FindMember("metadata");
-  std::string name = meta != root.MemberEnd() ? stringMember(meta->value, "name") : std::string();
-  others->push_back({stringMember(source.doc, "apiVersion"), kind, std::move(name), std::move(source)});
+  others->push_back(
+      {stringAt(source.doc, {"apiVersion"}), std::move(kind), stringAt(source.doc, {"metadata", "name"}), std::move(source)});
   return true;
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "host/cluster/gang_readiness.h"
 #include "host/cluster/local/local_backend_internal.h"
 #include "host/spec/uid.h"
 #include "jobhost/job.h"
@@ -126,6 +127,7 @@ ClusterStatus LocalBackend::createPod(Pod pod, PodState* created) {
   entry->jobName = job != ann.end() ? job->second : object->metadata.name;
   entry->jobKey = objectKey(ns, entry->jobName);
   if (auto g = ann.find(std::string(keys::GroupName)); g != ann.end()) entry->groupKey = objectKey(ns, g->second);
+  entry->task = taskOfPod(*object);
   entry->seq = ++seq_;
   entry->demand = podDemand(object->spec);
   entry->layout = SandboxLayout{jobDir(ns, entry->jobName) + "/" + object->metadata.name, workDir_ + "/" + (ns.empty() ? "default" : ns) + "/pvc"};

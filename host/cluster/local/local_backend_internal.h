@@ -16,6 +16,7 @@ struct LocalBackend::PodEntry {
   std::string jobKey;    // "<ns>/<job>"
   std::string jobName;
   std::string groupKey;  // "<ns>/<podgroup>", or ""
+  std::string task;      // its volcano.sh/task-spec annotation, or ""
   std::string address;   // loopback address
   local::Resources demand;
   local::PodSlot slot = local::PodSlot::Waiting;

@@ -2,7 +2,6 @@
 // and the PodRuns' status and exit reports turned into pod events.
 #include <filesystem>
 
-#include "host/cluster/gang_readiness.h"
 #include "host/cluster/local/local_backend.h"
 #include "host/cluster/local/local_backend_internal.h"
 #include "host/common/log.h"
@@ -50,7 +49,7 @@ void LocalBackend::schedulePass() {
     for (const auto& [key, g] : groups_) groups.push_back(g->gang);
     std::vector<GangPod> pods;
     for (const auto& [key, p] : pods_) {
-      GangPod gp{key, groups_.count(p->groupKey) ? p->groupKey : "", std::string(taskOfPod(*p->state.object)), p->seq,
+      GangPod gp{key, groups_.count(p->groupKey) ? p->groupKey : "", p->task, p->seq,
                  p->demand, p->slot, p->state.deletionTimestamp.has_value()};
       pods.push_back(std::move(gp));
     }

@@ -43,10 +43,10 @@ PodRun::PodRun(asio::io_context& io, PodRunSpec spec, StatusFn onStatus, GoneFn 
     s.spec = &ps.containers[i];
   }
   // A main container's status sits at its place in name order, as the kubelet lists them.
-  for (Slot& s : mains_)
-    s.index = static_cast<size_t>(std::count_if(mains_.begin(), mains_.end(), [&](const Slot& o) {
-      return o.spec->name < s.spec->name || (o.spec->name == s.spec->name && o.spec < s.spec);
-    }));
+  std::vector<Slot*> byName;
+  for (Slot& s : mains_) byName.push_back(&s);
+  std::stable_sort(byName.begin(), byName.end(), [](const Slot* a, const Slot* b) { return a->spec->name < b->spec->name; });
+  for (size_t rank = 0; rank < byName.size(); ++rank) byName[rank]->index = rank;
 }
 
 void PodRun::start(PodStatus initial) {

@@ -139,16 +139,16 @@ void SimCluster::schedulePass() {
         placed.emplace_back(p, n);
       }
     }
+    const bool enough = !placed.empty() && allocated + static_cast<int>(placed.size()) >= g.pg.spec.minMember;
     std::optional<TaskShortfall> shortTask;
-    if (!placed.empty() && allocated + static_cast<int>(placed.size()) >= g.pg.spec.minMember &&
-        !g.pg.spec.minTaskMember.empty()) {
+    if (enough && !g.pg.spec.minTaskMember.empty()) {
       occupied.clear();
       for (SimPod* p : members)
         if (p->holdsResources || p->state.status.phase == PodPhase::Succeeded) occupied.push_back(taskOfPod(*p->state.object));
       for (auto& [p, n] : placed) occupied.push_back(taskOfPod(*p->state.object));
       shortTask = taskShortOfMinimum(g.pg.spec.minMember, g.pg.spec.minTaskMember, occupied);
     }
-    if (!placed.empty() && allocated + static_cast<int>(placed.size()) >= g.pg.spec.minMember && !shortTask) {
+    if (enough && !shortTask) {
       free.swap(trial);
       podsOn.swap(trialPods);
       for (auto& [p, n] : placed) {
@@ -183,9 +183,8 @@ void SimCluster::schedulePass() {
       if (running == 0) dirty_ = true;  // enqueue it again on the next pass
     }
     // Why the gang is not placed, as Volcano's gang plugin reports any gang short of minMember.
-    const auto left = waiting.size() - placed.size();
     auto& conditions = g.pg.status.conditions;
-    if (shortTask || left > 0)  // capacity holds back the gang, or one task's share of it
+    if (shortTask || g.waiting > 0)  // capacity holds back the gang, or one task's share of it
       reportUnschedulable(g, reportGangShort(conditions, g.pg.spec.minMember, allocated, members.size(),
                                              shortTask ? shortTask->describe()
                                                        : "only " + std::to_string(placed.size()) + " of the waiting pods fit",
