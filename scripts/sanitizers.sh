@@ -6,7 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 which="${1:-all}"
 jobs="$(nproc)"
+# -O1 -g1 (line tables, so reports still name file:line) is what the sanitizer docs recommend and
+# compiles in about half the time of -O2 -g, which keeps CI well inside its time limit.
 common=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=g++ -DCMAKE_C_COMPILER=gcc
+        "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
         -DJOBHOST_BUILD_BENCH=OFF)
 
 step() {  # step <label> <command...>: runs the command and prints how long it took

@@ -1,8 +1,9 @@
-// `jobhost run JOB [--config FILE]`: admit the job, run it on the local backend under the real
-// clock with live progress, terminate it cleanly on SIGINT/SIGTERM, and exit with its final phase.
+// `jobhost run JOB [--config FILE]`: admit the job, run it on the local backend with live progress,
+// terminate it cleanly on SIGINT/SIGTERM/SIGHUP or a closed stdout, and exit with its final phase.
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -11,6 +12,8 @@
 #include "host/cli/job_intake.h"
 #include "host/cli/run_progress.h"
 #include "host/cluster/local/local_backend.h"
+#include "host/cluster/local/pod_run.h"
+#include "host/cluster/local/preflight.h"
 #include "host/controller/controller.h"
 #include "host/controller/real_clock.h"
 #include "host/plugin/plugin_job_plugins.h"
@@ -23,14 +26,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Blocks SIGINT/SIGTERM for this thread and every thread started after it (the controller's and
-// the backend's), so that only sigtimedwait below receives them; restores the mask on exit.
+// Blocks SIGINT/SIGTERM/SIGHUP/SIGPIPE for this thread and every thread started after it (the
+// controller's and the backend's), so that only sigtimedwait below receives them (a write to a closed
+// stdout then fails with EPIPE and leaves SIGPIPE pending here); restores the mask on exit.
 class BlockedSignals {
  public:
   BlockedSignals() {
     sigemptyset(&set_);
-    sigaddset(&set_, SIGINT);
-    sigaddset(&set_, SIGTERM);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) sigaddset(&set_, sig);
     pthread_sigmask(SIG_BLOCK, &set_, &old_);
   }
   ~BlockedSignals() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
@@ -54,6 +57,16 @@ int exitCodeOf(JobPhase phase) {
   }
 }
 
+// Why the run is stopping, for a signal BlockedSignals receives.
+const char* why(int sig) {
+  switch (sig) {
+    case SIGINT: return "interrupted";
+    case SIGHUP: return "hung up";
+    case SIGPIPE: return "output closed";
+    default: return "terminated";
+  }
+}
+
 bool ended(JobPhase phase) { return isFinished(phase) || phase == JobPhase::Aborted; }
 
 }  // namespace
@@ -68,11 +81,23 @@ int runCommand(const Args& args, Streams io) {
   if (!host) return rc;
   auto admitted = admitSingleJob("run", args.positionals[0], *host, io, &rc);
   if (!admitted) return rc;
+  if (const auto problems = local::preflight(admitted->document.job); !problems.empty()) {
+    for (const auto& e : problems)
+      io.err << admitted->document.source.where(e.field) << ": " << e.field << ": " << e.message << "\n";
+    io.err << "jobhost run: job " << jobKey(admitted->document.job) << " cannot run on this machine\n";
+    return kRejected;
+  }
   const HostConfig* config = &host->config;
   const auto& registry = host->registry;
   Job& job = admitted->document.job;
   if (job.metadata.namespace_.empty()) job.metadata.namespace_ = "default";
   const std::string ns = job.metadata.namespace_, name = job.metadata.name;
+
+  // How long a terminated job may take to stop: its longest pod grace period, plus slack.
+  int grace = config->local.gracePeriodSeconds;
+  for (const auto& task : job.spec.tasks)
+    grace = std::max(grace, local::gracePeriodSeconds(task.template_.spec, config->local.gracePeriodSeconds));
+  const auto stopWithin = std::chrono::seconds(grace + 15);
 
   BlockedSignals signals;
   auto backend = LocalBackend::create(config->local);
@@ -118,10 +143,10 @@ int runCommand(const Args& args, Streams io) {
     if (ended(job->status.state.phase)) break;
     if (int sig = signals.wait(tty ? 200 : 100)) {
       if (++interrupts == 1) {
-        io.err << "\njobhost run: " << (sig == SIGINT ? "interrupted" : "terminated") << ", terminating job "
+        io.err << "\njobhost run: " << why(sig) << ", terminating job "
                << ns << "/" << name << " (again to kill at once)\n";
         controller.issueCommand(Command{ns, name, std::string(actions::TerminateJob), "", "", ""});
-        killDeadline = Clock::now() + std::chrono::seconds(config->local.gracePeriodSeconds + 15);
+        killDeadline = Clock::now() + stopWithin;
       } else {
         local.killAll();
       }
@@ -130,7 +155,7 @@ int runCommand(const Args& args, Streams io) {
   }
   // Whatever still runs (e.g. workers after CompleteJob) goes with the job; wait for every process.
   controller.deleteJob(ns, name);
-  const auto giveUp = Clock::now() + std::chrono::seconds(config->local.gracePeriodSeconds + 15);
+  const auto giveUp = Clock::now() + stopWithin;
   while (!local.jobPods(ns, name).empty()) {
     if (signals.wait(100) || Clock::now() > giveUp) local.killAll();
   }

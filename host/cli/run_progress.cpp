@@ -76,6 +76,9 @@ JobProgress takeProgress(const Job& job, const std::vector<PodState>& pods, cons
       case PodPhase::Failed: ++t.failed; break;
       case PodPhase::Unknown: break;
     }
+    // Else a pod held back by the backend says why (CreateContainerConfigError, FailedMount).
+    if (p.waiting.empty() && pod.status.phase == PodPhase::Pending && !pod.status.reason.empty())
+      p.waiting = "pod " + pod.name() + ": " + pod.status.reason + ": " + pod.status.message;
   }
   return p;
 }
@@ -188,9 +191,11 @@ void printSummary(std::ostream& out, const JobProgress& progress, const std::vec
   }
   for (const auto& pod : failedPods)
     for (const auto& c : pod.status.containerStatuses)
-      if (c.terminated && c.terminated->exitCode != 0)
-        out << "  pod " << pod.name() << " container " << c.name << " exited " << c.terminated->exitCode
-            << ": " << logDir << "/" << pod.name() << "/logs/" << c.name << ".log\n";
+      if (c.terminated && c.terminated->exitCode != 0) {
+        out << "  pod " << pod.name() << " container " << c.name << " exited " << c.terminated->exitCode;
+        if (c.terminated->reason == "StartError") out << " (cannot start: " << c.terminated->message << ")";
+        out << ": " << logDir << "/" << pod.name() << "/logs/" << c.name << ".log\n";
+      }
   out << "logs: " << logDir << "/<pod>/logs/<container>.log\n";
 }
 

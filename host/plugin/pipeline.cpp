@@ -22,12 +22,33 @@ Status conflicts(const RuntimeInfo& info) {
   return Status::error("env conflict: " + all);
 }
 
+// Pod sets mirror the job's tasks (Volcano creates `replicas` pods per task); a plugin that adds,
+// drops, renames or resizes one is told so instead of the change being silently ignored.
+Status podSetsIntact(const RuntimeInfo& info) {
+  const auto& tasks = info.job.spec.tasks;
+  if (info.podSets.size() != tasks.size())
+    return Status::error("changed the number of pod sets from " + std::to_string(tasks.size()) + " to " +
+                         std::to_string(info.podSets.size()) + ": pod sets are the job's tasks");
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    const PodSet& set = info.podSets[i];
+    const std::string at = "podSets[" + std::to_string(i) + "]";
+    if (set.name != tasks[i].name)
+      return Status::error("renamed " + at + " from \"" + tasks[i].name + "\" to \"" + set.name + "\"");
+    if (set.count != tasks[i].replicas)
+      return Status::error("changed " + at + ".count from " + std::to_string(tasks[i].replicas) + " to " +
+                           std::to_string(set.count) + ": a pod set's count is its task's replicas (spec.tasks[" +
+                           std::to_string(i) + "].replicas); set those in the job instead");
+  }
+  return Status::ok();
+}
+
 template <class Call>
 Status runPoint(const Registry& registry, const PipelineResult& result, Point point, RuntimeInfo& info, Call&& call) {
   for (const ActivePlugin* active : result.activeAt(registry, point)) {
     info.ledger.setActor(active->plugin->names[0]);
     Status st = callPlugin(*active->plugin, toString(point), [&] { return call(*active->plugin->loaded.instance, *active); });
     if (!st) return Status::error(failedIn(*active, point, st.message()));
+    if (Status shape = podSetsIntact(info); !shape) return Status::error(failedIn(*active, point, shape.message()));
     if (Status c = conflicts(info); !c) return c;
   }
   return Status::ok();

@@ -4,13 +4,13 @@
 
 namespace mpi {
 
-std::vector<std::string> workerHosts(const jobhost::Job& job, const jobhost::TaskSpec& worker) {
-  const auto& spec = worker.template_.spec;
+std::vector<std::string> taskHosts(const jobhost::Job& job, const jobhost::TaskSpec& task) {
+  const auto& spec = task.template_.spec;
   const std::string subdomain = spec.subdomain.empty() ? job.metadata.name : spec.subdomain;
   std::vector<std::string> hosts;
-  for (int32_t i = 0; i < worker.replicas; ++i) {
+  for (int32_t i = 0; i < task.replicas; ++i) {
     const std::string host =
-        spec.hostname.empty() ? job.metadata.name + "-" + worker.name + "-" + std::to_string(i) : spec.hostname;
+        spec.hostname.empty() ? job.metadata.name + "-" + task.name + "-" + std::to_string(i) : spec.hostname;
     hosts.push_back(host + "." + subdomain);
     if (!spec.hostname.empty()) break;
   }
@@ -33,8 +33,12 @@ std::optional<jobhost::ConfigMap> hostfileConfigMap(const jobhost::Job& job, con
   owner.controller = true;
   owner.blockOwnerDeletion = true;
   cm.metadata.ownerReferences.push_back(std::move(owner));
+  const std::string slots = std::to_string(slotsPerHost(job, options));
   std::string text;
-  for (const auto& host : workerHosts(job, *worker)) text += host + " slots=" + std::to_string(options.slots) + "\n";
+  for (const auto& task : job.spec.tasks) {
+    if (task.name != options.worker && (task.name != options.master || !options.runLauncherAsNode)) continue;
+    for (const auto& host : taskHosts(job, task)) text += host + " slots=" + slots + "\n";
+  }
   cm.data["hostfile"] = text;
   return cm;
 }

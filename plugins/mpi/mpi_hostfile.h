@@ -1,4 +1,4 @@
-// The mpi plugin's view of the workers: MPI_HOST (Volcano), and the `<job>-mpi-hostfile`
+// The mpi plugin's view of the hosts: MPI_HOST (Volcano's worker hosts), and the `<job>-mpi-hostfile`
 // ConfigMap with one "<host> slots=<N>" line per worker host (Trainer's OpenMPI hostfile).
 #pragma once
 
@@ -16,10 +16,11 @@ inline constexpr const char* kHostfileVolume = "mpi-hostfile";
 inline constexpr const char* kHostfileDir = "/etc/mpi";
 inline constexpr const char* kHostfilePath = "/etc/mpi/hostfile";
 
-/// `<hostname>.<subdomain>` per worker replica, a single entry when the template sets a hostname.
-std::vector<std::string> workerHosts(const jobhost::Job& job, const jobhost::TaskSpec& worker);
+/// `<hostname>.<subdomain>` per replica of `task`, a single entry when the template sets a hostname.
+std::vector<std::string> taskHosts(const jobhost::Job& job, const jobhost::TaskSpec& task);
 std::string hostfileConfigMapName(const jobhost::Job& job);
-/// The hostfile ConfigMap, or nullopt when the job lacks the master or the worker task.
+/// The hostfile ConfigMap, or nullopt when the job lacks the master or the worker task. It lists the
+/// worker hosts, and with --run-launcher-as-node the master's too, in task order.
 std::optional<jobhost::ConfigMap> hostfileConfigMap(const jobhost::Job& job, const MpiOptions& options);
 
 }  // namespace mpi

@@ -29,12 +29,12 @@ std::string rshArgs(const MpiOptions& options) {
 std::vector<jobhost::EnvVar> masterEnv(const jobhost::Job& job, const jobhost::TaskSpec& worker,
                                        const MpiOptions& options) {
   std::string hosts;
-  for (const auto& h : workerHosts(job, worker)) hosts += (hosts.empty() ? "" : ",") + h;
+  for (const auto& h : taskHosts(job, worker)) hosts += (hosts.empty() ? "" : ",") + h;
   using jobhost::EnvVar;
   return {EnvVar::literal("MPI_HOST", hosts),
           EnvVar::literal("OMPI_MCA_orte_default_hostfile", kHostfilePath),
           EnvVar::literal("OMPI_MCA_orte_keep_fqdn_hostnames", "true"),
-          EnvVar::literal("OMPI_MCA_orte_set_default_slots", std::to_string(options.slots)),
+          EnvVar::literal("OMPI_MCA_orte_set_default_slots", std::to_string(slotsPerHost(job, options))),
           EnvVar::literal("OMPI_MCA_plm_rsh_args", rshArgs(options))};
 }
 

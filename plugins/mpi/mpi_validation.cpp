@@ -1,5 +1,5 @@
-// Flag and reserved-env validation of the mpi plugin, with Go flag's and Trainer's messages.
-// (A missing master task is the host admission's Volcano webhook rule.)
+// Flag, launcher-as-node and reserved-env validation of the mpi plugin, with Go flag's and Trainer's
+// messages.
 #include "mpi_validation.h"
 
 #include <set>
@@ -32,6 +32,10 @@ void checkContainers(const std::vector<jobhost::Container>& containers, const st
 void validateMpiJob(const jobhost::Job& job, const jobhost::PluginArgs& args, jobhost::ValidationResult& out) {
   MpiOptions options;
   if (jobhost::Status st = parseMpiOptions(args, options); !st) out.warnings.push_back(jobhost::ignoredFlagWarning("spec.plugins.mpi", st));
+  if (options.runLauncherAsNode && job.findTask(options.worker) == nullptr)
+    out.errors.push_back({"spec.plugins.mpi", "--run-launcher-as-node needs the worker task \"" + options.worker +
+                                                  "\" beside the master (Trainer's launcher and node): add the "
+                                                  "task or drop the flag"});
   for (size_t t = 0; t < job.spec.tasks.size(); ++t) {
     const auto& task = job.spec.tasks[t];
     if (task.name != options.master) continue;

@@ -3,7 +3,6 @@
 #include "torch_env.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 
 namespace torch {
@@ -39,19 +38,6 @@ jobhost::Status rankOf(const TorchOptions& options, const std::string& taskKey,
 
 namespace {
 
-bool isGpu(const std::string& resource) {
-  std::string lower = resource;
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower.find("gpu") != std::string::npos;
-}
-
-int64_t gpuCount(const jobhost::ResourceList& list) {
-  int64_t n = 0;
-  for (const auto& [name, q] : list)
-    if (isGpu(name)) n += q.value();
-  return n;
-}
-
 // CPU request of one container as Kubernetes defaults it: the request when one is given (even 0),
 // else the limit (a missing request defaults to the limit), else none.
 const jobhost::Quantity* cpuOf(const jobhost::ResourceRequirements& r) {
@@ -64,15 +50,10 @@ const jobhost::Quantity* cpuOf(const jobhost::ResourceRequirements& r) {
 
 std::string nprocPerNode(const TorchOptions& options, const std::vector<jobhost::Container>& containers) {
   if (options.nprocPerNode != "auto") return options.nprocPerNode;
-  int64_t gpus = 0;
+  if (jobhost::gpusRequested(containers) > 0) return "auto";
   jobhost::Quantity cpu;
-  for (const auto& c : containers) {
-    const auto& r = c.resources;
-    const int64_t requested = gpuCount(r.requests);
-    gpus += requested != 0 ? requested : gpuCount(r.limits);
-    if (const jobhost::Quantity* q = cpuOf(r)) cpu += *q;
-  }
-  if (gpus > 0) return "auto";
+  for (const auto& c : containers)
+    if (const jobhost::Quantity* q = cpuOf(c.resources)) cpu += *q;
   return std::to_string(std::max<int64_t>(1, cpu.value()));
 }
 

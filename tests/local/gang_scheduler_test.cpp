@@ -2,7 +2,9 @@
 // minTaskMember), queueing behind capacity, phases as the sim reports them, scheduleTimeoutSeconds.
 #include <gtest/gtest.h>
 
+#include "host/cluster/local/capacity.h"
 #include "host/cluster/local/gang_scheduler.h"
+#include "host/workload/resources.h"
 
 namespace jobhost::local {
 namespace {
@@ -21,6 +23,23 @@ GangGroup group(const std::string& key, uint64_t seq, int32_t minMember, Resourc
 GangPod pod(const std::string& key, const std::string& g, uint64_t seq, Resources demand,
             PodSlot slot = PodSlot::Waiting, const std::string& task = "") {
   return GangPod{key, g, task, seq, demand, slot, false};
+}
+
+// Volcano's minResources names each demand twice ("cpu" and the quota name "requests.cpu"), and
+// adds limits.*: the local scheduler counts each demand once. A request-only name still counts.
+TEST(GangScheduler, MinResourcesCountEachDemandOnce) {
+  PodSpec spec;
+  Container c;
+  c.resources.requests = {{"cpu", *Quantity::parse("750m")}, {"memory", *Quantity::parse("100Mi")},
+                          {"nvidia.com/gpu", *Quantity::parse("1")}};
+  c.resources.limits = {{"cpu", *Quantity::parse("1")}, {"nvidia.com/gpu", *Quantity::parse("1")}};
+  spec.containers = {c};
+  ResourceList twoPods = podQuotaUsage(spec);
+  addResources(twoPods, podQuotaUsage(spec));
+  ASSERT_TRUE(twoPods.count("requests.cpu") && twoPods.count("limits.cpu") && twoPods.count("requests.nvidia.com/gpu"));
+  EXPECT_EQ(fromResourceList(twoPods), (Resources{1500, 200 << 20, 2}));
+  EXPECT_EQ(fromResourceList({{"requests.cpu", *Quantity::parse("2")}, {"requests.amd.com/gpu", *Quantity::parse("3")}}),
+            (Resources{2000, 0, 3}));
 }
 
 TEST(GangScheduler, AdmitsWhenMinResourcesFitAndQueuesTheRest) {

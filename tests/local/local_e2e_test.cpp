@@ -105,6 +105,28 @@ class RunE2E : public ::testing::Test {
     return out;
   }
 
+  // Runs job `name` of `replicas` pods running the shell `script` (which touches
+  // $JOBHOST_SANDBOX/started), and returns jobhost's pid once every pod has started.
+  pid_t startSleepers(const std::string& name, int replicas, const std::string& script) {
+    const fs::path scriptFile = dir_ / (name + ".sh");
+    std::ofstream(scriptFile) << script << "\n";
+    std::ofstream(dir_ / (name + ".yaml"))
+        << "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: " << name << "}\nspec:\n  minAvailable: "
+        << replicas << "\n  tasks:\n    - {name: sleeper, replicas: " << replicas
+        << ", template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox, command: [sh, "
+        << scriptFile.string() << "]}]}}}\n";
+    const pid_t pid = start((dir_ / (name + ".yaml")).string());
+    const auto deadline = Clock::now() + std::chrono::seconds(120);
+    const fs::path pods = dir_ / "work" / "default" / name;
+    for (int i = 0; i < replicas; ++i)
+      while (!fs::exists(pods / (name + "-sleeper-" + std::to_string(i)) / "started")) {
+        EXPECT_LT(Clock::now(), deadline) << output();
+        if (Clock::now() >= deadline) return pid;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+    return pid;
+  }
+
   fs::path dir_;
 };
 
@@ -148,42 +170,26 @@ TEST_F(RunE2E, TrainersStartOnlyAfterTheLoaderIsReady) {
 }
 
 TEST_F(RunE2E, CtrlCTerminatesTheJobAndNoProcessSurvives) {
-  std::ofstream(dir_ / "sleepers.yaml") << R"(apiVersion: batch.volcano.sh/v1alpha1
-kind: Job
-metadata:
-  name: sleepers
-spec:
-  minAvailable: 2
-  tasks:
-    - name: sleeper
-      replicas: 2
-      template:
-        spec:
-          restartPolicy: Never
-          containers:
-            - name: main
-              image: busybox
-              command:
-                - sh
-                - -c
-                - |
-                  setsid sleep 1000 &
-                  trap '' TERM
-                  touch "$JOBHOST_SANDBOX/started"
-                  while :; do sleep 0.2; done
-)";
-  const pid_t pid = start((dir_ / "sleepers.yaml").string());
-  const auto deadline = Clock::now() + std::chrono::seconds(120);
-  const fs::path pods = dir_ / "work" / "default" / "sleepers";
-  while (!(fs::exists(pods / "sleepers-sleeper-0" / "started") && fs::exists(pods / "sleepers-sleeper-1" / "started"))) {
-    ASSERT_LT(Clock::now(), deadline) << output();
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  // Each sleeper leaves a process of its own behind and ignores SIGTERM: only the kill stops it.
+  const pid_t pid = startSleepers("sleepers", 2, R"(setsid sleep 1000 &
+trap '' TERM
+touch "$JOBHOST_SANDBOX/started"
+while :; do sleep 0.2; done)");
   EXPECT_FALSE(jobProcesses().empty());
   ::kill(pid, SIGINT);
   EXPECT_EQ(wait(pid), 130) << output();
   EXPECT_EQ(jobProcesses(), std::vector<pid_t>{}) << output();
   EXPECT_NE(readFile(dir_ / "stdout").find("interrupted"), std::string::npos) << output();
+}
+
+// SIGHUP (the terminal went away) stops the job as Ctrl-C does: no process of it is orphaned.
+TEST_F(RunE2E, HangupTerminatesTheJobLikeCtrlC) {
+  const pid_t pid = startSleepers("hup", 1, "touch \"$JOBHOST_SANDBOX/started\"; exec sleep 1000");
+  ::kill(pid, SIGHUP);
+  EXPECT_EQ(wait(pid), 130) << output();
+  EXPECT_EQ(jobProcesses(), std::vector<pid_t>{}) << output();
+  EXPECT_NE(readFile(dir_ / "stderr").find("jobhost run: hung up, terminating job default/hup"), std::string::npos)
+      << output();
 }
 
 }  // namespace

@@ -52,6 +52,18 @@ Job demo() {
 
 using T = ClusterEvent::Type;
 
+// The summary `jobhost run` prints for job default/demo (logs under /w) with these outcomes.
+std::string summaryOf(const PodOutcomes& outcomes, JobPhase phase, int32_t retryCount, int64_t elapsedMs) {
+  JobProgress progress;
+  progress.job = "default/demo";
+  progress.phase = phase;
+  progress.retryCount = retryCount;
+  progress.elapsedMs = elapsedMs;
+  std::ostringstream out;
+  printSummary(out, progress, outcomes.byTask(demo()), outcomes.failedPods(), "/w/default/demo", false);
+  return out.str();
+}
+
 TEST(RunSummary, CountsEveryIncarnationByItsLastObservedPhase) {
   Sink sink;
   PodOutcomes outcomes(sink, "default", "demo");
@@ -79,18 +91,30 @@ TEST(RunSummary, CountsEveryIncarnationByItsLastObservedPhase) {
   EXPECT_EQ(sink.seen, 14u);
   EXPECT_EQ(outcomes.byTask(demo()), std::vector<TaskOutcome>({{"master", 0, 0, 1, 0}, {"worker", 2, 1, 0, 1}}));
 
-  JobProgress progress;
-  progress.job = "default/demo";
-  progress.phase = JobPhase::Completed;
-  progress.retryCount = 1;
-  progress.elapsedMs = 2345;
-  std::ostringstream out;
-  printSummary(out, progress, outcomes.byTask(demo()), outcomes.failedPods(), "/w/default/demo", false);
-  EXPECT_EQ(out.str(),
+  EXPECT_EQ(summaryOf(outcomes, JobPhase::Completed, 1, 2345),
             "\njob default/demo ended Completed (retry 1) after 2.3s\n"
             "  task master: pods succeeded 0, failed 0, killed 1, restarts 0\n"
             "  task worker: pods succeeded 2, failed 1, restarts 1\n"
             "  pod demo-worker-1 container main exited 137: /w/default/demo/demo-worker-1/logs/main.log\n"
+            "logs: /w/default/demo/<pod>/logs/<container>.log\n");
+}
+
+// A container that could not start says why in the summary, not only "exited 128".
+TEST(RunSummary, AStartErrorIsQuotedWithItsExitCode) {
+  Sink sink;
+  PodOutcomes outcomes(sink, "default", "demo");
+  PodState failed = pod("demo-worker-0", "worker", "w0", PodPhase::Failed, 128);
+  failed.status.containerStatuses[0].terminated->reason = "StartError";
+  failed.status.containerStatuses[0].terminated->message = "executable \"train\" not found in PATH";
+  std::vector<ClusterEvent> batch = {event(T::PodAdded, pod("demo-worker-0", "worker", "w0", PodPhase::Pending)),
+                                     event(T::PodUpdated, failed)};
+  outcomes.onClusterEvents(batch);
+  EXPECT_EQ(summaryOf(outcomes, JobPhase::Failed, 0, 200),
+            "\njob default/demo ended Failed after 0.2s\n"
+            "  task master: pods succeeded 0, failed 0, restarts 0\n"
+            "  task worker: pods succeeded 0, failed 1, restarts 0\n"
+            "  pod demo-worker-0 container main exited 128 (cannot start: executable \"train\" not found in PATH): "
+            "/w/default/demo/demo-worker-0/logs/main.log\n"
             "logs: /w/default/demo/<pod>/logs/<container>.log\n");
 }
 
@@ -118,6 +142,16 @@ TEST(RunProgress, ShowsWhyTheGangWaitsFromThePodGroupsLatestTrueCondition) {
   pg.status.conditions.push_back(condition("Scheduled", "True", 7000));  // placed since
   EXPECT_EQ(takeProgress(demo(), pods, pg, 1500).waiting, "");
   EXPECT_EQ(takeProgress(demo(), pods, std::nullopt, 1500).waiting, "");
+}
+
+// Once the gang is placed, a pod the backend holds back says why.
+TEST(RunProgress, ShowsWhyAPlacedPodWaits) {
+  PodState held = pod("demo-worker-0", "worker", "w0", PodPhase::Pending);
+  held.status.reason = "CreateContainerConfigError";
+  held.status.message = "container main: secret \"hf-token\" not found";
+  const std::vector<PodState> pods = {pod("demo-master-0", "master", "m0", PodPhase::Running), held};
+  EXPECT_EQ(takeProgress(demo(), pods, std::nullopt, 1500).waiting,
+            "pod demo-worker-0: CreateContainerConfigError: container main: secret \"hf-token\" not found");
 }
 
 }  // namespace

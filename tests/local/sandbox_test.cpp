@@ -1,5 +1,5 @@
 // Unit tests of the pod sandbox: ConfigMap/Secret materialisation and file modes, subPath mounts,
-// the per-job hosts file, loopback address allocation, the mount plan and the bwrap command line.
+// hostPath types, grace periods, the hosts file, loopback addresses, the mount plan and bwrap's line.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,6 +13,7 @@
 #include "host/cluster/local/hosts_file.h"
 #include "host/cluster/local/loopback.h"
 #include "host/cluster/local/mount_plan.h"
+#include "host/cluster/local/pod_run.h"
 #include "host/cluster/local/sandbox.h"
 
 namespace jobhost::local {
@@ -126,6 +127,54 @@ TEST_F(SandboxTest, MountsApplySubPathAndReadOnly) {
   EXPECT_EQ((*mounts)[0], (Mount{layout_.volumeDir("hosts"), "/etc/volcano", true}));
   EXPECT_EQ((*mounts)[1], (Mount{layout_.volumeDir("ssh") + "/.ssh", "/root/.ssh", true}));
   EXPECT_EQ((*mounts)[2], (Mount{layout_.volumeDir("scratch"), "/scratch", false}));
+}
+
+// hostPath types as the kubelet checks them: ...OrCreate makes what is missing, the others must
+// already be of their kind, and a wrong kind keeps the pod in FailedMount with the kubelet's text.
+TEST_F(SandboxTest, HostPathTypesAreCheckedAndOrCreateMakesThePath) {
+  const auto podWith = [](const std::string& path, const std::string& type) {
+    Pod pod;
+    Volume v;
+    v.name = "data";
+    v.unknown = {{"hostPath", "{\"path\":\"" + path + "\",\"type\":\"" + type + "\"}"}};
+    pod.spec.volumes = {v};
+    return pod;
+  };
+  const fs::path dir = root_ / "host" / "a" / "b", file = root_ / "host" / "file.txt";
+  ASSERT_TRUE(prepareSandbox(layout_, podWith(dir.string(), "DirectoryOrCreate"), objects_, false));
+  EXPECT_TRUE(fs::is_directory(dir));
+  EXPECT_EQ(modeOf(dir), 0755);
+  ASSERT_TRUE(prepareSandbox(layout_, podWith(file.string(), "FileOrCreate"), objects_, false));
+  EXPECT_TRUE(fs::is_regular_file(file));
+  EXPECT_EQ(read(file), "");
+  EXPECT_TRUE(prepareSandbox(layout_, podWith(dir.string(), "Directory"), objects_, false));
+  EXPECT_TRUE(prepareSandbox(layout_, podWith(file.string(), "File"), objects_, false));
+
+  EXPECT_EQ(prepareSandbox(layout_, podWith(file.string(), "Directory"), objects_, false).message(),
+            "volume \"data\": hostPath type check failed: " + file.string() + " is not a directory");
+  EXPECT_EQ(prepareSandbox(layout_, podWith(dir.string(), "FileOrCreate"), objects_, false).message(),
+            "volume \"data\": hostPath type check failed: " + dir.string() + " is not a file");
+  EXPECT_EQ(prepareSandbox(layout_, podWith((root_ / "none").string(), "Socket"), objects_, false).message(),
+            "volume \"data\": hostPath type check failed: " + (root_ / "none").string() + " is not a socket file");
+  EXPECT_EQ(prepareSandbox(layout_, podWith(dir.string(), "Dir"), objects_, false).message(),
+            "volume \"data\": hostPath type \"Dir\" is not one of DirectoryOrCreate, Directory, FileOrCreate, File, "
+            "Socket, CharDevice, BlockDevice");
+  EXPECT_TRUE(prepareSandbox(layout_, podWith((root_ / "none").string(), ""), objects_, false));  // no check
+  EXPECT_FALSE(fs::exists(root_ / "none"));
+}
+
+// A pod's terminationGracePeriodSeconds replaces the backend's gracePeriodSeconds when it is valid.
+TEST(GracePeriod, ThePodsOwnGracePeriodWins) {
+  PodSpec spec;
+  EXPECT_EQ(gracePeriodSeconds(spec, 5), 5);
+  spec.unknown = {{"terminationGracePeriodSeconds", "12"}};
+  EXPECT_EQ(gracePeriodSeconds(spec, 5), 12);
+  spec.unknown = {{"terminationGracePeriodSeconds", "0"}};
+  EXPECT_EQ(gracePeriodSeconds(spec, 5), 0);
+  for (const char* bad : {"-1", "\"12\"", "1.5", "null"}) {
+    spec.unknown = {{"terminationGracePeriodSeconds", bad}};
+    EXPECT_EQ(gracePeriodSeconds(spec, 5), 5) << bad;
+  }
 }
 
 TEST_F(SandboxTest, HostsFileGrowsByAppending) {

@@ -57,6 +57,23 @@ TEST(Pipeline, FailFastNamesThePluginAndKeepsEarlierMutations) {
   EXPECT_TRUE(r.built.empty());
 }
 
+// Pod sets are the job's tasks: resizing, renaming or dropping one fails the point, naming the
+// plugin and what to change instead, and later plugins do not run.
+TEST(Pipeline, APluginThatReshapesThePodSetsFailsItsPoint) {
+  auto count = runPipeline(*registry(kAB), twoTaskJob({}, {"--reshape-at=ML", "--reshape=count"}), {});
+  EXPECT_EQ(count.status.message(),
+            "plugin \"probeb\" failed in MLPolicy: changed podSets[1].count from 1 to 5: a pod set's count is its "
+            "task's replicas (spec.tasks[1].replicas); set those in the job instead");
+  EXPECT_EQ(count.info->annotations["trace"], "probea:ML,probeb:ML");
+  auto rename = runPipeline(*registry(kAB), twoTaskJob({"--reshape-at=NET", "--reshape=rename"}, {}), {});
+  EXPECT_EQ(rename.status.message(),
+            "plugin \"probea\" failed in PodNetwork: renamed podSets[1] from \"worker\" to \"worker-x\"");
+  auto drop = runPipeline(*registry(kAB), twoTaskJob({"--reshape-at=PG", "--reshape=drop"}, {}), {});
+  EXPECT_EQ(drop.status.message(),
+            "plugin \"probea\" failed in PodGroupPolicy: changed the number of pod sets from 2 to 1: pod sets are the "
+            "job's tasks");
+}
+
 TEST(Pipeline, ComponentBuildFailureDiscardsEverythingBuilt) {
   auto r = runPipeline(*registry(kAB), twoTaskJob({}, {"--fail-at=BUILD"}), {});
   ASSERT_FALSE(r.status);

@@ -117,6 +117,53 @@ TEST_F(MpiPluginTest, TaskNamesWithDashes) {
             "demo-mpi-node-0.demo slots=1\ndemo-mpi-node-1.demo slots=1\n");
 }
 
+// Trainer's slots rule: without --slots, a worker pod's GPUs (requests, else limits, any resource
+// whose name holds "gpu") become the slots when there are more than one; --slots always wins.
+TEST_F(MpiPluginTest, SlotsFollowTheWorkersGpusUnlessGiven) {
+  auto& workers = job_.spec.tasks[1].template_.spec.containers;
+  workers[0].resources.limits["nvidia.com/gpu"] = *Quantity::parse("4");
+  workers[1].resources.requests["amd.com/GPU"] = *Quantity::parse("2");
+  workers[1].resources.limits["amd.com/GPU"] = *Quantity::parse("3");
+  const std::string six = "demo-worker-0.demo slots=6\ndemo-worker-1.demo slots=6\n";
+  EXPECT_EQ(build().configMaps[0].data.at("hostfile"), six);
+  EXPECT_EQ(envList(created("master", 0).spec.containers[0]), masterEnv("demo-worker-0.demo,demo-worker-1.demo", "6"));
+  EXPECT_EQ(build({"--slots=1"}).configMaps[0].data.at("hostfile"),
+            "demo-worker-0.demo slots=1\ndemo-worker-1.demo slots=1\n");
+  EXPECT_EQ(envList(created("master", 0, {"--slots", "2"}).spec.containers[0]),
+            masterEnv("demo-worker-0.demo,demo-worker-1.demo", "2"));
+  EXPECT_EQ(build({"--slots=0"}).configMaps[0].data.at("hostfile"), six);  // ignored: as if not given
+
+  workers[0].resources.limits.clear();
+  workers[1].resources = {};
+  workers[1].resources.limits["nvidia.com/gpu"] = *Quantity::parse("1");  // one GPU: slots stay 1
+  EXPECT_EQ(build().configMaps[0].data.at("hostfile"), "demo-worker-0.demo slots=1\ndemo-worker-1.demo slots=1\n");
+}
+
+// --run-launcher-as-node (Trainer's runLauncherAsNode): the master's hosts are in the hostfile too,
+// in task order; MPI_HOST stays Volcano's worker list. Without a worker task it is an error.
+TEST_F(MpiPluginTest, LauncherAsNodeListsTheMasterHostsInTaskOrder) {
+  const std::string both = "demo-master-0.demo slots=1\ndemo-worker-0.demo slots=1\ndemo-worker-1.demo slots=1\n";
+  EXPECT_EQ(build({"--run-launcher-as-node"}).configMaps[0].data.at("hostfile"), both);
+  EXPECT_EQ(build({"-runLauncherAsNode=true"}).configMaps[0].data.at("hostfile"), both);
+  EXPECT_EQ(build({"--run-launcher-as-node=false"}).configMaps[0].data.at("hostfile"),
+            "demo-worker-0.demo slots=1\ndemo-worker-1.demo slots=1\n");
+  EXPECT_EQ(envList(created("master", 0, {"--run-launcher-as-node"}).spec.containers[0]),
+            masterEnv("demo-worker-0.demo,demo-worker-1.demo"));
+  EXPECT_TRUE(validate({"--run-launcher-as-node"}).errors.empty());
+
+  std::swap(job_.spec.tasks[0], job_.spec.tasks[1]);
+  EXPECT_EQ(build({"--run-launcher-as-node", "--slots=2"}).configMaps[0].data.at("hostfile"),
+            "demo-worker-0.demo slots=2\ndemo-worker-1.demo slots=2\ndemo-master-0.demo slots=2\n");
+
+  job_ = job("demo", {task("master", 1)}, {{"mpi", {"--run-launcher-as-node"}}});
+  const ValidationResult out = validate({"--run-launcher-as-node"});
+  ASSERT_EQ(out.errors.size(), 1u);
+  EXPECT_EQ(out.errors[0].field, "spec.plugins.mpi");
+  EXPECT_EQ(out.errors[0].message,
+            "--run-launcher-as-node needs the worker task \"worker\" beside the master (Trainer's launcher and "
+            "node): add the task or drop the flag");
+}
+
 TEST_F(MpiPluginTest, WithoutAWorkerTaskTheMasterIsUntouchedAndNoHostfileIsBuilt) {
   job_ = job("demo", {task("master", 1), task("ps", 1)}, {{"mpi", {}}});
   EXPECT_EQ(created("master", 0), pod(job_, "master", 0));

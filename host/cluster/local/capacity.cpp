@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "host/workload/resource_names.h"
 #include "host/workload/resources.h"
 
 namespace jobhost::local {
@@ -41,12 +42,19 @@ std::string Resources::toString() const {
 
 Resources fromResourceList(const ResourceList& list) {
   Resources r;
-  for (const auto& [name, q] : list) {
-    if (name == "cpu" || name == "requests.cpu")
+  for (const auto& [key, q] : list) {
+    std::string_view name = key;
+    if (name.starts_with(k8s::kLimitsPrefix)) continue;
+    // Volcano's minResources carries a demand twice, as "cpu" and as the quota name "requests.cpu".
+    if (name.starts_with(k8s::kRequestsPrefix)) {
+      name.remove_prefix(k8s::kRequestsPrefix.size());
+      if (list.find(std::string(name)) != list.end()) continue;
+    }
+    if (name == "cpu")
       r.cpuMilli += q.milliValue();
-    else if (name == "memory" || name == "requests.memory")
+    else if (name == "memory")
       r.memoryBytes += q.value();
-    else if (name.find("gpu") != std::string::npos)
+    else if (name.find("gpu") != std::string_view::npos)
       r.gpus += q.value();
   }
   return r;

@@ -112,7 +112,7 @@ void LocalBackend::startPod(const std::string& key, const std::string& uid) {
   spec.env.nodeCapacity = capacity_;
   spec.env.objects = lookupIn(ns);
   spec.isolation = isolation_;
-  spec.gracePeriodSeconds = config_.gracePeriodSeconds;
+  spec.gracePeriodSeconds = gracePeriodSeconds(spec.pod->spec, config_.gracePeriodSeconds);
   spec.restartBackoffMs = tuning_.restartBackoffMs;
   spec.maxBackoffMs = tuning_.maxRestartBackoffMs;
   spec.starters = &starters_;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 
 #include "host/cluster/local/hosts_file.h"
 #include "host/cluster/local/native_container.h"
@@ -69,6 +70,17 @@ void PodRun::start(PodStatus initial) {
 
 ContainerStatus& PodRun::statusOf(const Slot& slot) {
   return slot.init ? status_.initContainerStatuses[slot.index] : status_.containerStatuses[slot.index];
+}
+
+int gracePeriodSeconds(const PodSpec& spec, int fallback) {
+  for (const auto& [key, json] : spec.unknown) {
+    if (key != "terminationGracePeriodSeconds") continue;
+    int64_t seconds = -1;
+    const auto [end, ec] = std::from_chars(json.data(), json.data() + json.size(), seconds);
+    if (ec == std::errc() && end == json.data() + json.size() && seconds >= 0)
+      return static_cast<int>(std::min<int64_t>(seconds, 24 * 3600));
+  }
+  return fallback;
 }
 
 bool PodRun::restarts(int32_t exitCode) const {
@@ -183,6 +195,7 @@ void PodRun::onProcessExit(Slot& slot) {
 
 void PodRun::startFailed(Slot& slot, const std::string& error) {
   appendToLog(spec_.layout.logFile(slot.spec->name), "container " + slot.spec->name + " cannot start: " + error);
+  slot.startedAt = std::chrono::steady_clock::now();  // a failed start is a short run: restarts back off
   statusOf(slot).terminated = ContainerStateTerminated{128, 0, "StartError", error};
   onExit(slot, 128, 0);
 }

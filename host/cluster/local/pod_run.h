@@ -40,6 +40,10 @@ struct PodRunSpec {
   boost::asio::thread_pool* starters = nullptr;  // where containers start; lives as long as they run
 };
 
+/// The pod's `terminationGracePeriodSeconds` when it sets one (>= 0), else `fallback` (the local
+/// backend's `gracePeriodSeconds`): how long a deleted pod's containers have between SIGTERM and SIGKILL.
+int gracePeriodSeconds(const PodSpec& spec, int fallback);
+
 class PodRun : public std::enable_shared_from_this<PodRun> {
  public:
   using StatusFn = std::function<void(const PodStatus&)>;

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include <rapidjson/document.h>
 
@@ -93,15 +94,49 @@ Status writeKeys(const std::string& dir, const std::map<std::string, std::string
   return Status::ok();
 }
 
-std::string hostPathOf(const Volume& volume) {
+struct HostPath {
+  std::string path;
+  std::string type;  // "" (no check), DirectoryOrCreate, Directory, FileOrCreate, File, Socket, ...
+};
+
+std::optional<HostPath> hostPathOf(const Volume& volume) {
   for (const auto& [key, json] : volume.unknown) {
     if (key != "hostPath") continue;
     rapidjson::Document doc;
     doc.Parse(json.c_str());
-    if (!doc.HasParseError() && doc.IsObject() && doc.HasMember("path") && doc["path"].IsString())
-      return doc["path"].GetString();
+    if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("path") || !doc["path"].IsString()) return std::nullopt;
+    HostPath h{doc["path"].GetString(), ""};
+    if (doc.HasMember("type") && doc["type"].IsString()) h.type = doc["type"].GetString();
+    return h;
   }
-  return "";
+  return std::nullopt;
+}
+
+// The kubelet's hostPath type check, which also makes what a ...OrCreate type asks for.
+Status checkHostPath(const HostPath& h) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(h.path, ec);
+  const auto failed = [&](const char* what) {
+    return Status::error("hostPath type check failed: " + h.path + " is not a " + what);
+  };
+  if (h.type.empty()) return Status::ok();
+  if (h.type == "DirectoryOrCreate" && !fs::exists(st)) {
+    fs::create_directories(h.path, ec);
+    return ec ? Status::error("cannot create " + h.path + ": " + ec.message()) : Status::ok();
+  }
+  if (h.type == "DirectoryOrCreate" || h.type == "Directory") return fs::is_directory(st) ? Status::ok() : failed("directory");
+  if (h.type == "FileOrCreate" && !fs::exists(st)) {
+    const int fd = ::open(h.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return Status::error("cannot create " + h.path + ": " + std::strerror(errno));
+    ::close(fd);
+    return Status::ok();
+  }
+  if (h.type == "FileOrCreate" || h.type == "File") return fs::is_regular_file(st) ? Status::ok() : failed("file");
+  if (h.type == "Socket") return fs::is_socket(st) ? Status::ok() : failed("socket file");
+  if (h.type == "CharDevice") return fs::is_character_file(st) ? Status::ok() : failed("character device");
+  if (h.type == "BlockDevice") return fs::is_block_file(st) ? Status::ok() : failed("block device");
+  return Status::error("hostPath type \"" + h.type + "\" is not one of DirectoryOrCreate, Directory, FileOrCreate, "
+                       "File, Socket, CharDevice, BlockDevice");
 }
 
 Status writeVolume(const SandboxLayout& layout, const Volume& v, const ObjectLookup& objects) {
@@ -118,6 +153,7 @@ Status writeVolume(const SandboxLayout& layout, const Volume& v, const ObjectLoo
   }
   if (v.emptyDir) return makeDirs(dir, 0777);
   if (v.persistentVolumeClaim) return makeDirs(layout.pvcRoot + "/" + v.persistentVolumeClaim->claimName, 0777);
+  if (auto hostPath = hostPathOf(v)) return checkHostPath(*hostPath);
   return Status::ok();
 }
 
@@ -170,8 +206,10 @@ Expected<std::vector<Mount>> containerMounts(const SandboxLayout& layout, const 
       source = layout.pvcRoot + "/" + volume->persistentVolumeClaim->claimName;
       readOnly = readOnly || volume->persistentVolumeClaim->readOnly;
     } else {
-      source = hostPathOf(*volume);
-      if (source.empty()) return Result::failure(where + ": volume type not supported by the local backend");
+      const auto hostPath = hostPathOf(*volume);
+      if (!hostPath || hostPath->path.empty())
+        return Result::failure(where + ": volume type not supported by the local backend");
+      source = hostPath->path;
     }
     if (!m.subPath.empty()) {
       if (!safeRelative(m.subPath)) return Result::failure(where + ": subPath must be relative without \"..\"");

@@ -2,6 +2,7 @@
 // Only the fields plugins and backends use are modelled; everything else is kept in `unknown`.
 #pragma once
 
+#include <cctype>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -200,5 +201,25 @@ struct Pod {
   PodStatus status;
   friend bool operator==(const Pod&, const Pod&) = default;
 };
+
+/// The GPUs of a pod as Trainer counts them (spec/trainer-plugin-framework.md §1.5): every resource
+/// whose name contains "gpu" in any case, per container its requests, else its limits, summed.
+inline int64_t gpusRequested(const std::vector<Container>& containers) {
+  const auto gpusIn = [](const ResourceList& list) {
+    int64_t n = 0;
+    for (const auto& [name, quantity] : list) {
+      std::string lower = name;
+      for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      if (lower.find("gpu") != std::string::npos) n += quantity.value();
+    }
+    return n;
+  };
+  int64_t gpus = 0;
+  for (const auto& c : containers) {
+    const int64_t requested = gpusIn(c.resources.requests);
+    gpus += requested != 0 ? requested : gpusIn(c.resources.limits);
+  }
+  return gpus;
+}
 
 }  // namespace jobhost
