@@ -37,15 +37,26 @@ class BlockedSignals {
     pthread_sigmask(SIG_BLOCK, &set_, &old_);
   }
   ~BlockedSignals() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
-  /// The signal that arrived within `ms`, or 0.
+  /// The signal that arrived within `ms`, or 0. A closed stdout is reported once: the failed
+  /// writes after it are not new requests to stop.
   int wait(int ms) {
-    timespec ts{ms / 1000, static_cast<long>(ms % 1000) * 1000000L};
-    const int sig = sigtimedwait(&set_, nullptr, &ts);
-    return sig > 0 ? sig : 0;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(until - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return 0;
+      timespec ts{static_cast<time_t>(left.count() / 1'000'000'000), static_cast<long>(left.count() % 1'000'000'000)};
+      const int sig = sigtimedwait(&set_, nullptr, &ts);
+      if (sig <= 0) return 0;
+      if (sig != SIGPIPE || !outputClosed_) {
+        outputClosed_ = outputClosed_ || sig == SIGPIPE;
+        return sig;
+      }
+    }
   }
 
  private:
   sigset_t set_{}, old_{};
+  bool outputClosed_ = false;
 };
 
 int exitCodeOf(JobPhase phase) {

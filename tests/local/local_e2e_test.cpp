@@ -58,7 +58,10 @@ class RunE2E : public ::testing::Test {
     argv.push_back(nullptr);
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, (dir_ / "stdout").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (stdoutFd_ >= 0)
+      posix_spawn_file_actions_adddup2(&fa, stdoutFd_, 1);
+    else
+      posix_spawn_file_actions_addopen(&fa, 1, (dir_ / "stdout").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&fa, 2, (dir_ / "stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     pid_t pid = -1;
     const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
@@ -128,6 +131,7 @@ class RunE2E : public ::testing::Test {
   }
 
   fs::path dir_;
+  int stdoutFd_ = -1;  // jobhost's stdout when set, else dir_/stdout
 };
 
 TEST_F(RunE2E, PytorchRendezvousAgreesOnTheSum) {
@@ -189,6 +193,27 @@ TEST_F(RunE2E, HangupTerminatesTheJobLikeCtrlC) {
   EXPECT_EQ(wait(pid), 130) << output();
   EXPECT_EQ(jobProcesses(), std::vector<pid_t>{}) << output();
   EXPECT_NE(readFile(dir_ / "stderr").find("jobhost run: hung up, terminating job default/hup"), std::string::npos)
+      << output();
+}
+
+// A closed stdout (`jobhost run job.yaml | head -3`) stops the job gracefully at the first progress
+// line that cannot be written, as Ctrl-C does.
+TEST_F(RunE2E, AClosedStdoutTerminatesTheJob) {
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);  // only the dup2 onto jobhost's stdout is inherited
+  stdoutFd_ = fds[1];
+  const fs::path go = dir_ / "go";
+  // Pod 1 exits once told to, which changes the progress line; pod 0 runs until it is stopped.
+  const pid_t pid = startSleepers("closed", 2, "touch \"$JOBHOST_SANDBOX/started\"\ncase \"$JOBHOST_SANDBOX\" in *-1)\n"
+                                               "  while [ ! -e " + go.string() + " ]; do sleep 0.1; done; exit 0;;\nesac\n"
+                                               "exec sleep 1000");
+  ::close(fds[1]);
+  ::close(fds[0]);
+  std::ofstream(go) << "";
+  EXPECT_EQ(wait(pid), 130) << output();
+  EXPECT_EQ(jobProcesses(), std::vector<pid_t>{}) << output();
+  EXPECT_NE(readFile(dir_ / "stderr").find("jobhost run: output closed, terminating job default/closed"),
+            std::string::npos)
       << output();
 }
 
