@@ -1,22 +1,13 @@
-// The local backend's preflight (see preflight.h): the same rules the pod start applies (a command
-// to exec, a volume source to bind), checked on the job's templates so they fail with a field.
+// The local backend's preflight (see preflight.h): the rules the pod start applies (a command to
+// exec, a volume the sandbox can bind), checked on the job's templates so they fail with a field.
 #include "host/cluster/local/preflight.h"
 
 #include <string>
 
+#include "host/cluster/local/sandbox.h"
+
 namespace jobhost::local {
 namespace {
-
-// The type of a volume the backend cannot provide ("" when it can).
-std::string unsupportedType(const Volume& v) {
-  if (v.configMap || v.secret || v.emptyDir || v.persistentVolumeClaim) return "";
-  std::string type = "(none)";
-  for (const auto& [key, json] : v.unknown) {
-    if (key == "hostPath") return "";
-    if (type == "(none)") type = key;
-  }
-  return type;
-}
 
 bool mounted(const PodSpec& spec, const std::string& volume) {
   for (const auto* list : {&spec.initContainers, &spec.containers})
@@ -40,7 +31,7 @@ std::vector<FieldError> preflight(const Job& job) {
                          "must be set to run on the local backend, which runs this machine's programs and "
                          "cannot use the image's entrypoint"});
     for (size_t v = 0; v < spec.volumes.size(); ++v) {
-      const std::string type = unsupportedType(spec.volumes[v]);
+      const std::string type = unsupportedVolumeType(spec.volumes[v]);
       if (type.empty() || !mounted(spec, spec.volumes[v].name)) continue;
       out.push_back({base + "volumes[" + std::to_string(v) + "]",
                      "volume type " + type + " is not supported by the local backend (it provides configMap, "

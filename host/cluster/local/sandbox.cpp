@@ -120,10 +120,7 @@ Status checkHostPath(const HostPath& h) {
     return Status::error("hostPath type check failed: " + h.path + " is not a " + what);
   };
   if (h.type.empty()) return Status::ok();
-  if (h.type == "DirectoryOrCreate" && !fs::exists(st)) {
-    fs::create_directories(h.path, ec);
-    return ec ? Status::error("cannot create " + h.path + ": " + ec.message()) : Status::ok();
-  }
+  if (h.type == "DirectoryOrCreate" && !fs::exists(st)) return makeDirs(h.path, 0755);
   if (h.type == "DirectoryOrCreate" || h.type == "Directory") return fs::is_directory(st) ? Status::ok() : failed("directory");
   if (h.type == "FileOrCreate" && !fs::exists(st)) {
     const int fd = ::open(h.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -206,10 +203,9 @@ Expected<std::vector<Mount>> containerMounts(const SandboxLayout& layout, const 
       source = layout.pvcRoot + "/" + volume->persistentVolumeClaim->claimName;
       readOnly = readOnly || volume->persistentVolumeClaim->readOnly;
     } else {
-      const auto hostPath = hostPathOf(*volume);
-      if (!hostPath || hostPath->path.empty())
+      if (!unsupportedVolumeType(*volume).empty())
         return Result::failure(where + ": volume type not supported by the local backend");
-      source = hostPath->path;
+      source = hostPathOf(*volume)->path;
     }
     if (!m.subPath.empty()) {
       if (!safeRelative(m.subPath)) return Result::failure(where + ": subPath must be relative without \"..\"");
@@ -221,6 +217,14 @@ Expected<std::vector<Mount>> containerMounts(const SandboxLayout& layout, const 
     mounts.push_back(Mount{source, m.mountPath, readOnly});
   }
   return mounts;
+}
+
+std::string unsupportedVolumeType(const Volume& volume) {
+  if (volume.configMap || volume.secret || volume.emptyDir || volume.persistentVolumeClaim) return "";
+  if (const auto hostPath = hostPathOf(volume); hostPath && !hostPath->path.empty()) return "";
+  for (const auto& [key, json] : volume.unknown)
+    if (key != "hostPath") return key;
+  return volume.unknown.empty() ? "(none)" : "hostPath";
 }
 
 }  // namespace jobhost::local

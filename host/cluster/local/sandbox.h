@@ -54,4 +54,8 @@ Status refreshVolumes(const SandboxLayout& layout, const Pod& pod, const std::st
 /// read-only. Errors name the mount.
 Expected<std::vector<Mount>> containerMounts(const SandboxLayout& layout, const Pod& pod, const Container& container);
 
+/// The type of a volume the backend cannot provide ("nfs", "(none)"), or "" for configMap, secret,
+/// emptyDir, persistentVolumeClaim and hostPath (with a path): the types containerMounts binds.
+std::string unsupportedVolumeType(const Volume& volume);
+
 }  // namespace jobhost::local
