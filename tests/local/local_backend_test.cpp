@@ -1,15 +1,21 @@
 // LocalBackend with real processes under each isolation mode: phases and exit codes, init
 // containers, restarts in place, TERM then KILL on deletion, pods started or deleted together (their
 // starts overlap), gang admission and queueing, scheduleTimeoutSeconds (reported by an event),
-// readiness probes. Waits on events, never on time.
+// readiness probes, pods deleted only once their PID namespace is empty. Waits on events and process
+// states, never on time.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
+#include <sstream>
+#include <thread>
 
 #include "host/cluster/local/local_backend.h"
+#include "host/cluster/local/process.h"
 #include "tests/local/backend_events.h"
 
 namespace jobhost {
@@ -246,6 +252,69 @@ TEST_P(LocalBackendTest, AGangNotPlacedInTimeIsReportedUnschedulable) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Isolation, LocalBackendTest, ::testing::Values("native", "bwrap", "none"));
+
+// The isolation modes with a PID namespace per container.
+class PidNamespaceTest : public LocalBackendTest {
+ protected:
+  /// Waits until `done()` holds, checking every millisecond (for states of processes, which send no events).
+  static bool eventually(const std::function<bool()>& done) {
+    const auto deadline = std::chrono::steady_clock::now() + kPatience;
+    while (!done()) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
+  }
+  /// The state letter of `pid` in /proc/<pid>/stat (S, T, Z...), or '?' when it is gone.
+  static char stateOf(pid_t pid) {
+    const std::string stat = readFile("/proc/" + std::to_string(pid) + "/stat");
+    const size_t close = stat.rfind(") ");
+    return close == std::string::npos ? '?' : stat[close + 2];
+  }
+  static bool runs(pid_t pid, const std::string& command) {
+    return readFile("/proc/" + std::to_string(pid) + "/comm") == command + "\n";
+  }
+};
+
+// A container's exit, and so its pod's deletion, counts only once its PID namespace is empty. bwrap
+// itself exits with the command, and what is left in the namespace dies with the namespace's init
+// just after; here that init is held: a process that joined the namespace from outside (nsenter,
+// stopped so that it cannot reap its child) keeps it alive after every process of the pod died.
+TEST_P(PidNamespaceTest, APodIsDeletedOnlyOnceItsPidNamespaceIsEmpty) {
+  start();
+  create(makePod("held", {shell("main", "exec sleep 1000")}));
+  pid_t command = -1;
+  ASSERT_TRUE(eventually([&] {
+    for (pid_t pid : processesOf(podDir("held")))
+      if (runs(pid, "sleep")) command = pid;
+    return command > 0;
+  }));
+  const std::string target = std::to_string(command);
+  const pid_t nsenter = local::spawnSilently({"nsenter", "--target", target, "--pid", "--", "sleep", "1000"});
+  ASSERT_GT(nsenter, 0);
+  ASSERT_TRUE(eventually([&] {
+    std::istringstream children(readFile("/proc/" + std::to_string(nsenter) + "/task/" + std::to_string(nsenter) + "/children"));
+    pid_t child = -1;
+    return children >> child && runs(child, "sleep");
+  }));
+  ASSERT_EQ(::kill(nsenter, SIGSTOP), 0);
+  ASSERT_TRUE(eventually([&] { return stateOf(nsenter) == 'T'; }));
+
+  ASSERT_TRUE(backend_->deletePod("test", "held").ok());
+  // Only the held init is left: the pod's processes are gone, and bwrap is reaped (native: that
+  // init is the container's process, and it cannot be reaped yet).
+  const size_t left = GetParam() == "native" ? 1 : 0;
+  ASSERT_TRUE(eventually([&] { return processesOf(podDir("held")).empty() && backend_->processIds().size() == left; }));
+  backend_->flushEvents();
+  EXPECT_FALSE(deleted(recorder_.events(), "held"));
+
+  ASSERT_EQ(::kill(nsenter, SIGCONT), 0);  // it reaps its child, then exits
+  ::waitpid(nsenter, nullptr, 0);
+  ASSERT_TRUE(recorder_.waitFor([](auto& ev) { return deleted(ev, "held"); }));
+  EXPECT_TRUE(backend_->processIds().empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Isolation, PidNamespaceTest, ::testing::Values("native", "bwrap"));
 
 }  // namespace
 }  // namespace jobhost

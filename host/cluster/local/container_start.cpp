@@ -1,8 +1,6 @@
-// Starting a prepared container (see container_start.h): plainly, natively, or under bwrap, whose
-// own executable is found along jobhost's PATH while the command is found along the container's.
+// Starting a prepared container (see container_start.h): plainly, natively, or under bwrap, each
+// with its own spawn function.
 #include "host/cluster/local/container_start.h"
-
-#include <cstdlib>
 
 #include "host/cluster/local/bwrap.h"
 #include "host/cluster/local/native_container.h"
@@ -13,14 +11,9 @@ Expected<Spawned> startContainer(const ContainerStart& start) {
   switch (start.isolation) {
     case Isolation::None: return spawnProcess(start.request);
     case Isolation::Native: return spawnNative(start.request, start.sandbox);
-    case Isolation::Bwrap: break;
+    case Isolation::Bwrap: return spawnBwrap(start.request, start.sandbox);
   }
-  SpawnRequest request = start.request;
-  request.argv = bwrapArgs(start.sandbox);
-  const char* path = std::getenv("PATH");
-  if (auto bwrap = findExecutable("bwrap", path ? path : ""); !bwrap.empty()) request.argv[0] = bwrap;
-  request.argv.insert(request.argv.end(), start.request.argv.begin(), start.request.argv.end());
-  return spawnProcess(request);
+  return Expected<Spawned>::failure("unknown isolation");
 }
 
 }  // namespace jobhost::local

@@ -157,15 +157,18 @@ void PodRun::onStarted(Slot& slot, Expected<Spawned> spawned) {
                           [this, self = shared_from_this(), s = &slot](const boost::system::error_code&) {
                             onProcessExit(*s);
                           });
+  slot.initPid = spawned->initPid;
+  if (spawned->initPidfd >= 0) slot.initExited = std::make_unique<asio::posix::stream_descriptor>(io_, spawned->initPidfd);
   if (terminating_) {  // deleted while it started: it never ran for the pod, so no grace period
-    killContainer(slot.pid, spec_.isolation == Isolation::Bwrap);
+    killSlot(slot);
     return;
   }
   cs.running = true;
   cs.terminated.reset();
   cs.ready = !slot.init && !readinessProbeOf(c);
   if (auto probe = readinessProbeOf(c); probe && !slot.init) {
-    ProbeTarget target{slot.pid, spec_.isolation, slot.env, slot.workingDir, status_.podIP};
+    const pid_t nsPid = spec_.isolation == Isolation::Bwrap ? slot.initPid : slot.pid;
+    ProbeTarget target{nsPid, spec_.isolation, slot.env, slot.workingDir, status_.podIP};
     const size_t index = slot.index;
     slot.prober = std::make_shared<ReadinessProber>(io_, *probe, std::move(target),
                                                     [this, self = shared_from_this(), index](bool ready) {
@@ -190,7 +193,15 @@ void PodRun::onProcessExit(Slot& slot) {
   if (spec_.isolation == Isolation::None) ::kill(-slot.pid, SIGKILL);  // leftovers
   slot.pid = -1;
   slot.exited.reset();
-  onExit(slot, exit.exitCode, exit.signal);
+  if (!slot.initExited) return onExit(slot, exit.exitCode, exit.signal);
+  // bwrap exits as soon as the command does; its namespace's init, killed as bwrap exits
+  // (--die-with-parent), then takes what is left in the namespace with it. The exit counts once it has.
+  slot.initExited->async_wait(asio::posix::stream_descriptor::wait_read,
+                              [this, self = shared_from_this(), s = &slot, exit](const boost::system::error_code&) {
+                                s->initExited.reset();
+                                s->initPid = -1;
+                                onExit(*s, exit.exitCode, exit.signal);
+                              });
 }
 
 void PodRun::startFailed(Slot& slot, const std::string& error) {
@@ -289,8 +300,7 @@ void PodRun::terminate() {
     if (ec) return;
     termTimer_.cancel();
     for (auto* list : {&inits_, &mains_})
-      for (auto& s : *list)
-        if (s.pid > 0) killContainer(s.pid, spec_.isolation == Isolation::Bwrap);
+      for (auto& s : *list) killSlot(s);
   });
   maybeGone();
 }
@@ -302,7 +312,8 @@ void PodRun::sendTerm() {
   for (auto* list : {&inits_, &mains_})
     for (auto& s : *list)
       if (s.pid > 0 && !s.termSent) {
-        s.termSent = signalContainer(s.pid, SIGTERM, spec_.isolation == Isolation::Bwrap) > 0;
+        s.termSent = signalContainer(s.pid, SIGTERM, spec_.isolation == Isolation::Bwrap ? std::optional(s.initPid)
+                                                                                         : std::nullopt) > 0;
         pending = pending || !s.termSent;
       }
   if (!pending) return;
@@ -316,22 +327,25 @@ void PodRun::kill() {
   terminate();
   termTimer_.cancel();
   for (auto* list : {&inits_, &mains_})
-    for (auto& s : *list)
-      if (s.pid > 0) killContainer(s.pid, spec_.isolation == Isolation::Bwrap);
+    for (auto& s : *list) killSlot(s);
+}
+
+void PodRun::killSlot(Slot& slot) {
+  if (slot.pid > 0 || slot.initExited) killContainer(slot.pid, slot.initExited ? slot.initExited->native_handle() : -1);
 }
 
 void PodRun::maybeGone() {
-  if (!terminating_ || gone_ || !processIds().empty() || starting()) return;
+  if (!terminating_ || gone_ || !processIds().empty() || settling()) return;
   killTimer_.cancel();
   termTimer_.cancel();
   gone_ = true;
   onGone_();
 }
 
-bool PodRun::starting() const {
+bool PodRun::settling() const {
   for (const auto* list : {&inits_, &mains_})
     for (const auto& s : *list)
-      if (s.starting) return true;
+      if (s.starting || s.initExited) return true;
   return false;
 }
 

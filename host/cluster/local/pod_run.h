@@ -69,6 +69,8 @@ class PodRun : public std::enable_shared_from_this<PodRun> {
     pid_t pid = -1;
     int statusFd = -1;  // native: the init's status pipe
     std::unique_ptr<boost::asio::posix::stream_descriptor> exited;
+    pid_t initPid = -1;  // bwrap: the init of the container's PID namespace
+    std::unique_ptr<boost::asio::posix::stream_descriptor> initExited;  // ... its pidfd, until it exits
     std::unique_ptr<boost::asio::steady_timer> retry;
     std::shared_ptr<ReadinessProber> prober;
     std::vector<std::pair<std::string, std::string>> env;
@@ -85,7 +87,7 @@ class PodRun : public std::enable_shared_from_this<PodRun> {
   Expected<ContainerStart> startOf(const Container& c, const std::vector<std::pair<std::string, std::string>>& env,
                                    const std::string& workingDir) const;
   void onStarted(Slot& slot, Expected<Spawned> spawned);
-  bool starting() const;  // a start runs on a starter thread
+  bool settling() const;  // a start runs on a starter thread, or a bwrap container's namespace still dies
   void onProcessExit(Slot& slot);
   void startFailed(Slot& slot, const std::string& error);
   void startMains();
@@ -96,6 +98,7 @@ class PodRun : public std::enable_shared_from_this<PodRun> {
   void publish();
   void maybeGone();
   void sendTerm();
+  void killSlot(Slot& slot);
   ContainerStatus& statusOf(const Slot& slot);
   bool restarts(int32_t exitCode) const;
 

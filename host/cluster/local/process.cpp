@@ -29,13 +29,6 @@ std::string envValue(const std::vector<std::pair<std::string, std::string>>& env
   return "";
 }
 
-pid_t firstChild(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children");
-  pid_t child = -1;
-  in >> child;
-  return child;
-}
-
 std::vector<std::string> executableCandidates(const std::string& name, const std::string& path) {
   if (name.find('/') != std::string::npos) return {name};
   std::vector<std::string> out;
@@ -90,7 +83,8 @@ Expected<Spawned> spawnProcess(const SpawnRequest& request) {
   posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   if (!request.workingDir.empty()) posix_spawn_file_actions_addchdir_np(&fa, request.workingDir.c_str());
-  posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+  if (request.inheritedFd > 3) posix_spawn_file_actions_adddup2(&fa, request.inheritedFd, 3);
+  posix_spawn_file_actions_addclosefrom_np(&fa, request.inheritedFd > 3 ? 4 : 3);
 
   pid_t pid = -1;
   const int rc = posix_spawn(&pid, exe.c_str(), &fa, &attr, argv.data(), envp.data());
@@ -134,20 +128,18 @@ std::vector<pid_t> processGroupMembers(pid_t pgid) {
   return out;
 }
 
-int signalContainer(pid_t pgid, int sig, bool sparing) {
-  if (!sparing) return ::kill(-pgid, sig) == 0 ? 1 : 0;
-  const pid_t init = firstChild(pgid);
+int signalContainer(pid_t pgid, int sig, std::optional<pid_t> sparedInit) {
+  if (!sparedInit) return ::kill(-pgid, sig) == 0 ? 1 : 0;
   int signalled = 0;
-  if (init <= 0) return 0;
+  if (*sparedInit <= 0) return 0;
   for (pid_t pid : processGroupMembers(pgid))
-    if (pid != pgid && pid != init && ::kill(pid, sig) == 0) ++signalled;
+    if (pid != pgid && pid != *sparedInit && ::kill(pid, sig) == 0) ++signalled;
   return signalled;
 }
 
-void killContainer(pid_t pgid, bool throughInit) {
-  if (throughInit)
-    if (const pid_t init = firstChild(pgid); init > 0 && ::kill(init, SIGKILL) == 0) return;
-  ::kill(-pgid, SIGKILL);
+void killContainer(pid_t pgid, int initPidfd) {
+  if (initPidfd >= 0 && ::syscall(SYS_pidfd_send_signal, initPidfd, SIGKILL, nullptr, 0) == 0) return;
+  if (pgid > 0) ::kill(-pgid, SIGKILL);
 }
 
 pid_t spawnSilently(std::vector<std::string> argv) {

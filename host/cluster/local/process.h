@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,12 +19,15 @@ struct SpawnRequest {
   std::vector<std::pair<std::string, std::string>> env;
   std::string workingDir;  // empty: jobhost's own
   std::string logFile;     // stdout and stderr are appended here; empty: /dev/null
+  int inheritedFd = -1;    // when set (> 3), the child's descriptor 3 (bwrap's --info-fd)
 };
 
 struct Spawned {
   pid_t pid = -1;      // also the process group id
   int pidfd = -1;      // readable once the process has exited; the caller closes it
   int statusFd = -1;   // native containers: the init's status pipe (reapNative); the caller closes it
+  pid_t initPid = -1;  // bwrap containers: the init of the container's PID namespace, while it lives
+  int initPidfd = -1;  // ... and its pidfd, readable once the namespace is empty; the caller closes it
 };
 
 /// Starts the process in a process group of its own with default signal dispositions, an empty
@@ -55,20 +59,15 @@ std::string envValue(const std::vector<std::pair<std::string, std::string>>& env
 /// The pids whose process group is `pgid` (scans /proc).
 std::vector<pid_t> processGroupMembers(pid_t pgid);
 
-/// The first child of `pid` (for a bwrap container: the init of its PID namespace), or -1.
-pid_t firstChild(pid_t pid);
-
 /// Sends `sig` to a container's process group (a native container's is its init alone, which
-/// forwards the signal to the command's group). With `sparing` set (a bwrap container), the
-/// bwrap processes themselves are spared so that they reap the container and report its exit.
+/// forwards the signal to the command's group). With `sparedInit` set (a bwrap container's init),
+/// bwrap and that init are spared so that they reap the container and report its exit.
 /// Returns how many processes were signalled (a bwrap container may not have exec'd yet: 0).
-int signalContainer(pid_t pgid, int sig, bool sparing);
+int signalContainer(pid_t pgid, int sig, std::optional<pid_t> sparedInit = std::nullopt);
 
-/// Kills a container outright. A bwrap container (`throughInit`) is killed through the init of its
-/// PID namespace: the kernel kills the whole namespace, setsid'd processes too, before that init
-/// dies, and bwrap exits only after reaping it, so once bwrap is reaped nothing of the container
-/// is left. Killing bwrap itself first would let it be reaped while the namespace still dies.
-/// Before bwrap has forked that init, the container's process group is killed instead.
-void killContainer(pid_t pgid, bool throughInit);
+/// Kills a container outright. A bwrap container (`initPidfd` >= 0) is killed through the init of
+/// its PID namespace: the kernel kills the whole namespace, setsid'd processes too, before that
+/// init dies. Other containers (and a bwrap whose init is gone) get SIGKILL to their process group.
+void killContainer(pid_t pgid, int initPidfd);
 
 }  // namespace jobhost::local

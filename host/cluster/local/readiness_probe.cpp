@@ -90,9 +90,8 @@ void ReadinessProber::runExec() {
     req.argv = {"nsenter", "--target", std::to_string(target_.containerPid), "--mount", "--uts", "--pid",
                 "--root",  "--wd",     "--"};
   } else if (target_.isolation == Isolation::Bwrap) {
-    const pid_t init = firstChild(target_.containerPid);
-    if (init <= 0) return finish(false);
-    req.argv = {"nsenter", "--target", std::to_string(init), "--mount", "--uts", "--pid"};
+    if (target_.containerPid <= 0) return finish(false);
+    req.argv = {"nsenter", "--target", std::to_string(target_.containerPid), "--mount", "--uts", "--pid"};
     if (!target_.workingDir.empty()) req.argv.push_back("--wd=" + target_.workingDir);
     req.argv.push_back("--");
   } else {

@@ -38,7 +38,8 @@ std::optional<ReadinessProbe> readinessProbeOf(const Container& container);
 
 /// Where a probe runs.
 struct ProbeTarget {
-  pid_t containerPid = -1;  // the container's process (native: its init; bwrap: the outer bwrap)
+  pid_t containerPid = -1;  // whose namespaces a probe enters (native: the container's init; bwrap: its
+                            // namespace's init); without isolation, the container's process
   Isolation isolation = Isolation::None;
   std::vector<std::pair<std::string, std::string>> env;
   std::string workingDir;
