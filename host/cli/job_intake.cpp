@@ -3,8 +3,11 @@
 #include "host/cli/job_intake.h"
 
 #include "host/plugin/plugin_validation.h"
+#include "host/spec/object_decode.h"
 
+#include <map>
 #include <ostream>
+#include <set>
 
 namespace jobhost::cli {
 
@@ -14,24 +17,48 @@ bool isVolcanoQueue(const OtherObject& o) {
   return o.kind == "Queue" && o.apiVersion.rfind("scheduling.volcano.sh/", 0) == 0 && !o.name.empty();
 }
 
-/// The admission config with the file's Queues added (or replacing the config's of that name),
-/// as if the file had been applied; a note for every object that is not a Job.
-AdmissionConfig withFileQueues(const AdmissionConfig& admission, const std::vector<OtherObject>& others,
-                               std::ostream& notes) {
-  AdmissionConfig out = admission;
+/// What a job file declares besides its jobs: Queues (they join the admission config, replacing
+/// the config's of that name) and ConfigMaps and Secrets by namespace (run creates them).
+struct Declared {
+  AdmissionConfig admission;
+  std::map<std::string, Components> objects;
+};
+
+/// Reads the file's other objects as if the file had been applied, with a note for each; an error
+/// names the field of a ConfigMap or Secret the API server would reject.
+Expected<Declared> readDeclared(const AdmissionConfig& admission, const std::vector<OtherObject>& others,
+                                std::ostream& notes) {
+  Declared out{admission, {}};
   for (const auto& o : others) {
     const std::string where = o.source.where("kind");
+    if (o.kind == "ConfigMap" || o.kind == "Secret") {
+      std::string ns;
+      if (o.kind == "ConfigMap") {
+        auto cm = decodeConfigMap(o.source);
+        if (!cm) return Expected<Declared>::failure(cm.error());
+        ns = cm->metadata.namespace_;
+        out.objects[ns].configMaps.push_back(std::move(*cm));
+      } else {
+        auto secret = decodeSecret(o.source);
+        if (!secret) return Expected<Declared>::failure(secret.error());
+        ns = secret->metadata.namespace_;
+        out.objects[ns].secrets.push_back(std::move(*secret));
+      }
+      notes << where << ": note: " << o.kind << " \"" << o.name << "\" declared for this file's jobs (namespace "
+            << ns << ")\n";
+      continue;
+    }
     if (!isVolcanoQueue(o)) {
       notes << where << ": note: skipped " << o.kind << " \"" << o.name << "\" (" << o.apiVersion
-            << "): only Volcano Jobs and Queues are read from job files\n";
+            << "): only Volcano Jobs, Queues, ConfigMaps and Secrets are read from job files\n";
       continue;
     }
     QueueConfig q{o.name, stringAt(o.source.doc, {"status", "state"}), stringAt(o.source.doc, {"spec", "parent"})};
     if (q.state.empty()) q.state = "Open";
-    std::erase_if(out.queues, [&](const QueueConfig& c) { return c.name == q.name; });
+    std::erase_if(out.admission.queues, [&](const QueueConfig& c) { return c.name == q.name; });
     notes << where << ": note: queue \"" << q.name << "\" (" << q.state << ", parent "
           << (q.parent.empty() ? "root" : q.parent) << ") declared for this file's jobs\n";
-    out.queues.push_back(std::move(q));
+    out.admission.queues.push_back(std::move(q));
   }
   return out;
 }
@@ -40,18 +67,28 @@ AdmissionConfig withFileQueues(const AdmissionConfig& admission, const std::vect
 
 Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const HostConfig& config,
                                                 const AdmissionConfig& admission, std::ostream& notes) {
+  using R = Expected<std::vector<AdmittedJob>>;
   std::vector<OtherObject> others;
   auto docs = loadJobs(path, &others);
-  if (!docs) return Expected<std::vector<AdmittedJob>>::failure(docs.error());
-  const AdmissionConfig withQueues = withFileQueues(admission, others, notes);
+  if (!docs) return R::failure(docs.error());
+  auto declared = readDeclared(admission, others, notes);
+  if (!declared) return R::failure(declared.error());
   std::vector<AdmittedJob> out;
   out.reserve(docs->size());
+  std::set<std::string> jobNamespaces;
   for (auto& doc : *docs) {
-    AdmittedJob a{std::move(doc), {}, {}};
+    AdmittedJob a{std::move(doc), {}, {}, {}};
     a.defaults = mutateJob(a.document.job, MutationConfig{config.schedulerNames});
-    a.admission = validateJobCreate(a.document.job, withQueues);
+    a.admission = validateJobCreate(a.document.job, declared->admission);
+    jobNamespaces.insert(a.document.job.metadata.namespace_);
+    if (auto it = declared->objects.find(a.document.job.metadata.namespace_); it != declared->objects.end())
+      a.objects = it->second;
     out.push_back(std::move(a));
   }
+  for (const auto& [ns, objects] : declared->objects)
+    if (!jobNamespaces.count(ns))
+      notes << path << ": note: no job of this file runs in namespace " << ns << ", so jobhost run does not create "
+            << "its ConfigMaps and Secrets; set their metadata.namespace to the job's\n";
   return out;
 }
 

@@ -18,11 +18,13 @@ struct AdmittedJob {
   JobDocument document;  // the defaulted job and its source positions
   std::vector<PatchOp> defaults;
   AdmissionResult admission;
+  Components objects;  // the file's ConfigMaps and Secrets in the job's namespace (run creates them)
 };
 
 /// Loads every job of `path`, mutates and validates each. Fails only when the file cannot be read
-/// or parsed (the message names file:line:column). Queues the file declares (Volcano `Queue`
-/// objects) join the config's for admission; other kinds are skipped. Each gets a line on `notes`.
+/// or parsed, or when a ConfigMap or Secret in it is invalid (the message names file:line:column).
+/// Queues the file declares (Volcano `Queue` objects) join the config's for admission; ConfigMaps
+/// and Secrets go with the jobs of their namespace; other kinds are skipped. Each gets a line on `notes`.
 Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const HostConfig& config,
                                                 const AdmissionConfig& admission, std::ostream& notes);
 

@@ -126,6 +126,13 @@ int runCommand(const Args& args, Streams io) {
   PodOutcomes outcomes(controller.listener(), ns, name);
   local.setListener(&outcomes);
   controller.start();
+  // The file's own ConfigMaps and Secrets first, as `kubectl apply -f` creates them in file order.
+  if (ClusterStatus st = local.applyObjects(ns, admitted->objects); !st.ok()) {
+    io.err << "jobhost run: cannot create the file's ConfigMaps and Secrets: " << st.message << "\n";
+    controller.stop();
+    local.setListener(nullptr);
+    return kRejected;
+  }
   if (Status st = controller.submitJob(job); !st) {
     io.err << "jobhost run: cannot start job " << ns << "/" << name << ": " << st.message() << "\n";
     controller.stop();

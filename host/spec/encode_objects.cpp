@@ -2,8 +2,7 @@
 // redacted by default), Service and NetworkPolicy; plus label selectors and network topology.
 #include <charconv>
 
-#include <openssl/evp.h>
-
+#include "host/spec/base64.h"
 #include "host/spec/encode.h"
 #include "host/spec/encode_parts.h"
 
@@ -12,14 +11,6 @@ namespace {
 
 using Value = rapidjson::Value;
 constexpr std::string_view kRedacted = "<redacted>";
-
-std::string base64(std::string_view bytes) {
-  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  int written = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
-  out.resize(static_cast<size_t>(written));
-  return out;
-}
 
 Value encodeSubGroupPolicy(const SubGroupPolicy& p, JsonAllocator& a) {
   JsonObject out(a);
@@ -128,7 +119,7 @@ Value encodePersistentVolumeClaim(const ObjectMeta& meta, std::string_view spec,
 Value encodeSecret(const Secret& secret, JsonAllocator& a, EncodeOptions options) {
   Value data(rapidjson::kObjectType);
   for (const auto& [key, bytes] : secret.data)
-    data.AddMember(jsonString(key, a), jsonString(base64(options.redactSecrets ? kRedacted : bytes), a), a);
+    data.AddMember(jsonString(key, a), jsonString(base64Encode(options.redactSecrets ? kRedacted : bytes), a), a);
   return JsonObject(a)
       .string("apiVersion", "v1")
       .string("kind", "Secret")

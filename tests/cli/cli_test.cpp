@@ -162,24 +162,43 @@ spec:
       template: {spec: {containers: [{name: main, image: busybox}]}}
 )";
 
-TEST(Cli, QueuesDeclaredBesideAJobAreUsedAndOtherKindsAreSkippedWithANote) {
+TEST(Cli, QueuesConfigMapsAndSecretsBesideAJobAreReadAndOtherKindsAreSkippedWithANote) {
   auto open = writeTemp("queue-and-job.yaml", std::string(R"(apiVersion: scheduling.volcano.sh/v1beta1
 kind: Queue
 metadata: {name: team}
 spec: {weight: 1}
 ---
 apiVersion: v1
-kind: ConfigMap
+kind: Service
 metadata: {name: extra}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings}
 data: {a: b}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: token, namespace: elsewhere}
+stringData: {t: x}
 )") + kQueuedJob);
   auto r = run({"validate", open});
   EXPECT_EQ(r.rc, kOk) << r.out;
   EXPECT_NE(r.out.find(open + ":2:7: note: queue \"team\" (Open, parent root) declared for this file's jobs\n"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find(open + ":7:7: note: skipped ConfigMap \"extra\" (v1): only Volcano Jobs and Queues are read "
-                              "from job files\n"),
+  EXPECT_NE(r.out.find(open + ":7:7: note: skipped Service \"extra\" (v1): only Volcano Jobs, Queues, ConfigMaps and "
+                              "Secrets are read from job files\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(open + ":11:7: note: ConfigMap \"settings\" declared for this file's jobs (namespace default)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(open + ":16:7: note: Secret \"token\" declared for this file's jobs (namespace elsewhere)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(open + ": note: no job of this file runs in namespace elsewhere, so jobhost run does not create "
+                              "its ConfigMaps and Secrets; set their metadata.namespace to the job's\n"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find(open + ": job default/queued: valid"), std::string::npos) << r.out;
@@ -200,6 +219,14 @@ status: {state: Closed}
   EXPECT_EQ(r.rc, kInputError);
   EXPECT_NE(r.out.find(none + ": no job found; expected a Volcano Job (batch.volcano.sh/v1alpha1); it holds only "
                               "ConfigMap \"extra\""),
+            std::string::npos)
+      << r.out;
+
+  auto badSecret = writeTemp("bad-secret.yaml", std::string("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n"
+                                                             "data: {t: \"no!\"}\n---\n") + kQueuedJob);
+  r = run({"validate", badSecret});
+  EXPECT_EQ(r.rc, kInputError);
+  EXPECT_NE(r.out.find(badSecret + ":4:11: data.t: is not base64: illegal base64 data at input byte 2\n"),
             std::string::npos)
       << r.out;
 }

@@ -1,6 +1,6 @@
-// End to end: examples/jobs/local-*.yaml run through the real `jobhost run` (exit code and the
-// checked result lines in the pod logs), and Ctrl-C: SIGINT terminates the job and no process of
-// it survives. The binary is $JOBHOST_BINARY, else <build>/bin/jobhost. Generous deadlines only.
+// End to end: examples/jobs/local-*.yaml run through the real `jobhost run` (exit codes, checked
+// result lines in the pod logs, a file's own ConfigMap and Secret), and Ctrl-C: SIGINT terminates
+// the job and no process of it survives. The binary is $JOBHOST_BINARY, else <build>/bin/jobhost. Generous deadlines only.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -171,6 +171,20 @@ TEST_F(RunE2E, TrainersStartOnlyAfterTheLoaderIsReady) {
               std::string::npos)
         << output();
   EXPECT_NE(log("local-etl", "local-etl-data-loader-0", "loader").find("loader: served 2 trainers"), std::string::npos);
+}
+
+// A job file written for `kubectl apply -f`: its ConfigMap and Secret are created before the job,
+// and the pod reads them through volumes and secretKeyRef.
+TEST_F(RunE2E, TheJobFilesConfigMapAndSecretReachThePod) {
+  ASSERT_EQ(run("local-config-and-secret.yaml"), 0) << output();
+  EXPECT_EQ(log("local-config", "local-config-trainer-0", "trainer"),
+            "trainer: lr=0.01 epochs=2 token=12 bytes user=alice\n")
+      << output();
+  const std::string notes = readFile(dir_ / "stderr");
+  EXPECT_NE(notes.find("local-config-and-secret.yaml:14:7: note: Secret \"local-config-token\" declared for this "
+                       "file's jobs (namespace default)"),
+            std::string::npos)
+      << output();
 }
 
 TEST_F(RunE2E, CtrlCTerminatesTheJobAndNoProcessSurvives) {
