@@ -1,5 +1,5 @@
-// Job intake shared by validate, render, simulate and run: defaults first (CREATE mutation), then
-// admission; each finding is located in the user's file through the job's SourceDoc.
+// Job intake shared by validate, render, simulate and run: the file's Queues, ConfigMaps and
+// Secrets, then each job's defaults (CREATE mutation) and admission, located in the user's file.
 #include "host/cli/job_intake.h"
 
 #include "host/plugin/plugin_validation.h"

@@ -192,7 +192,10 @@ void printSummary(std::ostream& out, const JobProgress& progress, const std::vec
   for (const auto& pod : failedPods)
     for (const auto& c : pod.status.containerStatuses)
       if (c.terminated && c.terminated->exitCode != 0) {
-        out << "  pod " << pod.name() << " container " << c.name << " exited " << c.terminated->exitCode;
+        out << "  pod " << pod.name();
+        if (const std::string retry = annotation(pod, keys::JobRetryCount); !retry.empty() && retry != "0")
+          out << " (job retry " << retry << ")";  // tells a restarted job's incarnations apart
+        out << " container " << c.name << " exited " << c.terminated->exitCode;
         if (c.terminated->reason == "StartError") out << " (cannot start: " << c.terminated->message << ")";
         out << ": " << logDir << "/" << pod.name() << "/logs/" << c.name << ".log\n";
       }

@@ -1,5 +1,5 @@
 // ConfigMap and Secret decoding (see object_decode.h), with the API server's validation messages
-// for names, keys, base64 data and type-required keys.
+// for names, keys, base64 data, the 1 MiB data limit and type-required keys.
 #include "host/spec/object_decode.h"
 
 #include <map>
@@ -39,6 +39,15 @@ void decodeAll(const Decoder& d, const Bytes& encoded, const std::string& field,
     if (!bytes) d.fail(childPath(field, key), "is not base64: illegal base64 data at input byte " + std::to_string(bad));
     out[key] = std::move(*bytes);
   }
+}
+
+// The API server's limit on a ConfigMap's or Secret's data (MaxSecretSize), over the decoded values.
+void checkSize(const Decoder& d, const Bytes& values, const std::string& field) {
+  constexpr size_t kMaxBytes = 1024 * 1024;
+  size_t total = 0;
+  for (const auto& [key, value] : values) total += value.size();
+  if (total > kMaxBytes)
+    d.fail(field, "Too long: must have at most 1048576 bytes (the values hold " + std::to_string(total) + ")");
 }
 
 // The keys the API server requires for a Secret of this type.
@@ -91,6 +100,7 @@ Expected<ConfigMap> decodeConfigMap(const SourceDoc& source) {
     for (const auto& [key, value] : binary)
       if (cm.data.count(key)) d.fail(childPath("binaryData", key), "duplicate of key present in data");
     decodeAll(d, binary, "binaryData", cm.data);
+    checkSize(d, cm.data, binary.empty() ? "data" : "binaryData");
     return cm;
   });
 }
@@ -113,6 +123,7 @@ Expected<Secret> decodeSecret(const SourceDoc& source) {
     checkKeys(d, plain, "stringData");
     decodeAll(d, encoded, "data", s.data);
     for (auto& [key, value] : plain) s.data[key] = std::move(value);  // stringData wins, as on the API server
+    checkSize(d, s.data, plain.empty() ? "data" : "stringData");
     if (s.type.empty()) s.type = "Opaque";
     checkSecretType(d, s);
     return s;

@@ -84,17 +84,23 @@ TEST(RunSummary, CountsEveryIncarnationByItsLastObservedPhase) {
       event(T::PodUpdated, pod("demo-worker-1", "worker", "w1b", PodPhase::Succeeded)),
       event(T::PodDeleted, pod("demo-worker-1", "worker", "w1b", PodPhase::Succeeded)),
   };
+  // after a job restart (retry 1) worker-0 fails too: its line says which incarnation it was
+  PodState retried = pod("demo-worker-0", "worker", "w0b", PodPhase::Failed, 2);
+  std::const_pointer_cast<Pod>(retried.object)->metadata.annotations["volcano.sh/job-retry-count"] = "1";
+  std::const_pointer_cast<Pod>(retried.object)->metadata.creationTimestamp = 5000;
+  batch.push_back(event(T::PodUpdated, retried));
   PodState other = pod("x-worker-0", "worker", "x0", PodPhase::Succeeded);
   std::const_pointer_cast<Pod>(other.object)->metadata.annotations["volcano.sh/job-name"] = "x";
   batch.push_back(event(T::PodUpdated, other));
   outcomes.onClusterEvents(batch);
-  EXPECT_EQ(sink.seen, 14u);
-  EXPECT_EQ(outcomes.byTask(demo()), std::vector<TaskOutcome>({{"master", 0, 0, 1, 0}, {"worker", 2, 1, 0, 1}}));
+  EXPECT_EQ(sink.seen, 15u);
+  EXPECT_EQ(outcomes.byTask(demo()), std::vector<TaskOutcome>({{"master", 0, 0, 1, 0}, {"worker", 2, 2, 0, 1}}));
 
   EXPECT_EQ(summaryOf(outcomes, JobPhase::Completed, 1, 2345),
             "\njob default/demo ended Completed (retry 1) after 2.3s\n"
             "  task master: pods succeeded 0, failed 0, killed 1, restarts 0\n"
-            "  task worker: pods succeeded 2, failed 1, restarts 1\n"
+            "  task worker: pods succeeded 2, failed 2, restarts 1\n"
+            "  pod demo-worker-0 (job retry 1) container main exited 2: /w/default/demo/demo-worker-0/logs/main.log\n"
             "  pod demo-worker-1 container main exited 137: /w/default/demo/demo-worker-1/logs/main.log\n"
             "logs: /w/default/demo/<pod>/logs/<container>.log\n");
 }

@@ -82,6 +82,13 @@ TEST(ConfigMapDecode, ErrorsNameTheFieldAndWhatTheApiServerWants) {
             "objects.yaml:5:17: binaryData.a: duplicate of key present in data");
   EXPECT_EQ(configMapError("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\nbinaryData: {a: \"e$==\"}\n"),
             "objects.yaml:4:17: binaryData.a: is not base64: illegal base64 data at input byte 1");
+  const std::string big(512 * 1024, 'x');
+  EXPECT_EQ(configMapError("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: " + big + ", b: " + big +
+                           "}\nbinaryData: {c: eA==}\n"),
+            "objects.yaml:5:13: binaryData: Too long: must have at most 1048576 bytes (the values hold 1048577)");
+  EXPECT_TRUE(decodeConfigMap(docOf("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: " + big +
+                                    ", b: " + big + "}\n"))
+                  .ok());
   EXPECT_EQ(configMapError("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\nspec: {}\n"),
             "objects.yaml:4:7: spec: unknown field; allowed here: apiVersion, kind, metadata, data, binaryData, "
             "immutable");
@@ -121,6 +128,9 @@ TEST(SecretDecode, TypesGetTheKeysTheyRequire) {
                   .ok());
   EXPECT_EQ(secretError("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata: {token: \"not base64\"}\n"),
             "objects.yaml:4:15: data.token: is not base64: illegal base64 data at input byte 3");
+  EXPECT_EQ(secretError("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {a: " +
+                        std::string(1024 * 1024 + 1, 'x') + "}\n"),
+            "objects.yaml:4:13: stringData: Too long: must have at most 1048576 bytes (the values hold 1048577)");
   EXPECT_EQ(secretError("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nimmutable: sure\n"),
             "objects.yaml:4:12: immutable: must be true or false");
 }
