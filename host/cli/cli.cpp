@@ -27,8 +27,9 @@ const std::vector<Command>& commands() {
        "usage: jobhost run JOB [--config FILE]\n\n"
        "Admits the job and runs it on the local backend: every pod is a real process group on this\n"
        "machine, with its own loopback address, /etc/hosts, and ConfigMap/Secret files at their\n"
-       "mount paths; the file's own ConfigMaps and Secrets are created first. Shows live progress (a redrawn view on a terminal, one line per\n"
-       "change otherwise) and a summary with the log directory. Ctrl-C terminates the job cleanly.\n"
+       "mount paths; the file's own ConfigMaps and Secrets are created first. Shows live progress\n"
+       "(a redrawn view on a terminal, one line per change otherwise) and a summary with the log\n"
+       "directory. Ctrl-C terminates the job cleanly.\n"
        "Exit codes: 0 Completed, 10 Failed, 11 Aborted, 12 Terminated, 1 rejected by admission,\n"
        "130 interrupted.\n",
        {"config"}, {}, &runCommand},

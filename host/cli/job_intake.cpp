@@ -24,6 +24,23 @@ struct Declared {
   std::map<std::string, Components> objects;
 };
 
+/// Decodes a ConfigMap or Secret into `objects` under its namespace, which it returns.
+Expected<std::string> declareObject(const OtherObject& o, std::map<std::string, Components>& objects) {
+  using R = Expected<std::string>;
+  if (o.kind == "ConfigMap") {
+    auto cm = decodeConfigMap(o.source);
+    if (!cm) return R::failure(cm.error());
+    std::string ns = cm->metadata.namespace_;
+    objects[ns].configMaps.push_back(std::move(*cm));
+    return ns;
+  }
+  auto secret = decodeSecret(o.source);
+  if (!secret) return R::failure(secret.error());
+  std::string ns = secret->metadata.namespace_;
+  objects[ns].secrets.push_back(std::move(*secret));
+  return ns;
+}
+
 /// Reads the file's other objects as if the file had been applied, with a note for each; an error
 /// names the field of a ConfigMap or Secret the API server would reject.
 Expected<Declared> readDeclared(const AdmissionConfig& admission, const std::vector<OtherObject>& others,
@@ -32,20 +49,10 @@ Expected<Declared> readDeclared(const AdmissionConfig& admission, const std::vec
   for (const auto& o : others) {
     const std::string where = o.source.where("kind");
     if (o.kind == "ConfigMap" || o.kind == "Secret") {
-      std::string ns;
-      if (o.kind == "ConfigMap") {
-        auto cm = decodeConfigMap(o.source);
-        if (!cm) return Expected<Declared>::failure(cm.error());
-        ns = cm->metadata.namespace_;
-        out.objects[ns].configMaps.push_back(std::move(*cm));
-      } else {
-        auto secret = decodeSecret(o.source);
-        if (!secret) return Expected<Declared>::failure(secret.error());
-        ns = secret->metadata.namespace_;
-        out.objects[ns].secrets.push_back(std::move(*secret));
-      }
+      auto ns = declareObject(o, out.objects);
+      if (!ns) return Expected<Declared>::failure(ns.error());
       notes << where << ": note: " << o.kind << " \"" << o.name << "\" declared for this file's jobs (namespace "
-            << ns << ")\n";
+            << *ns << ")\n";
       continue;
     }
     if (!isVolcanoQueue(o)) {

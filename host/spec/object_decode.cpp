@@ -14,6 +14,9 @@ namespace {
 using Value = rapidjson::Value;
 using Bytes = std::map<std::string, std::string>;
 
+// A field read elsewhere (apiVersion, kind) or accepted and not kept (a ConfigMap's immutable).
+void ignore(const Value&, const std::string&) {}
+
 void checkTypeMeta(const Decoder& d, const Value& root, const std::string& kind) {
   if (!root.IsObject()) d.fail("", "must be an object (apiVersion: v1, kind: " + kind + ")");
   if (stringAt(root, {"apiVersion"}) != "v1")
@@ -86,7 +89,6 @@ Expected<ConfigMap> decodeConfigMap(const SourceDoc& source) {
     checkTypeMeta(d, source.doc, "ConfigMap");
     ConfigMap cm;
     Bytes binary;
-    auto ignore = [](const Value&, const std::string&) {};
     d.fields(source.doc, "",
              {{"apiVersion", ignore},
               {"kind", ignore},
@@ -111,8 +113,8 @@ Expected<Secret> decodeSecret(const SourceDoc& source) {
     Secret s;
     Bytes encoded, plain;
     d.fields(source.doc, "",
-             {{"apiVersion", [](const Value&, const std::string&) {}},
-              {"kind", [](const Value&, const std::string&) {}},
+             {{"apiVersion", ignore},
+              {"kind", ignore},
               {"metadata", d.into(s.metadata)},
               {"type", d.into(s.type)},
               {"data", d.into(encoded)},
