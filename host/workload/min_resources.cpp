@@ -1,10 +1,12 @@
 // calcPGMinResources with Volcano's two paths (first-count and min-then-spare) over tasks sorted by
-// descending priority, stable for ties.
+// descending priority with Go's sort.Sort, which is not stable: ties end where Go leaves them.
 #include "host/workload/min_resources.h"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
+#include "host/workload/go_sort.h"
 #include "host/workload/resources.h"
 
 namespace jobhost {
@@ -87,8 +89,8 @@ ResourceList calcPGMinResources(const Job& job, const PriorityClassValues& prior
     tasks.push_back({priority, &task});
     totalMinAvailable += task.minAvailable.value_or(task.replicas);
   }
-  std::stable_sort(tasks.begin(), tasks.end(),
-                   [](const RankedTask& a, const RankedTask& b) { return a.priority > b.priority; });
+  goSort(static_cast<int>(tasks.size()), [&](int i, int j) { return tasks[i].priority > tasks[j].priority; },
+         [&](int i, int j) { std::swap(tasks[i], tasks[j]); });
   if (job.spec.minAvailable < totalMinAvailable) return firstCount(tasks, job.spec.minAvailable);
   return minThenSpare(tasks, job.spec.minAvailable);
 }

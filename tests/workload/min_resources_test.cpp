@@ -1,4 +1,4 @@
-// calcPGMinResources: both paths, priority order with the stable tie rule, missing priority
+// calcPGMinResources: both paths, priority order with Go's sort.Sort tie rule, missing priority
 // classes, zero counts and quantity arithmetic.
 #include "host/workload/min_resources.h"
 
@@ -67,12 +67,29 @@ TEST(MinResources, PriorityOrderInSecondPath) {
   EXPECT_EQ(calcPGMinResources(j, kPriorities), usage("7", "3"));
 }
 
-TEST(MinResources, EqualPrioritiesKeepTaskOrder) {
+TEST(MinResources, EqualPrioritiesUpToTwelveTasksKeepTaskOrder) {
   Job j = fixtures::job("j", {taskWith("a", 2, std::nullopt, resources({{"cpu", "1"}})),
                               taskWith("b", 2, std::nullopt, resources({{"cpu", "5"}})),
                               taskWith("c", 2, std::nullopt, resources({{"cpu", "9"}}))});
   j.spec.minAvailable = 3;
   EXPECT_EQ(calcPGMinResources(j, kPriorities), usage("7", "3"));  // a x2, b x1
+}
+
+TEST(MinResources, MoreThanTwelveTasksBreakTiesAsGosSortDoes) {
+  // Go's sort.Sort is an insertion sort only up to 12 elements. Over 13 tasks with these
+  // priorities it puts t8 before t7 (both 3): the 5 pods counted are t4 t12 t1 t2 t8.
+  const int priorities[] = {-3, 4, 4, 2, 5, 0, -3, 3, 3, -3, -5, -5, 5};
+  PriorityClassValues classes;
+  std::vector<TaskSpec> tasks;
+  for (int i = 0; i < 13; ++i) {
+    const std::string cls = "p" + std::to_string(priorities[i]);
+    classes[cls] = priorities[i];
+    const std::string cpu = std::to_string(i + 1);
+    tasks.push_back(taskWith("t" + std::to_string(i), 1, std::nullopt, resources({{"cpu", cpu.c_str()}}), cls));
+  }
+  Job j = fixtures::job("j", std::move(tasks));
+  j.spec.minAvailable = 5;
+  EXPECT_EQ(calcPGMinResources(j, classes), usage("32", "5"));  // 5 + 13 + 2 + 3 + 9; a stable sort gives 31
 }
 
 TEST(MinResources, UnknownPriorityClassCountsAsZeroAndJobPriorityIsIgnored) {
