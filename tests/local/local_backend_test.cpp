@@ -1,8 +1,8 @@
 // LocalBackend with real processes under each isolation mode: phases and exit codes, init
 // containers, restarts in place, TERM then KILL on deletion, pods started or deleted together (their
 // starts overlap), gang admission and queueing, scheduleTimeoutSeconds (reported by an event),
-// readiness probes, pods deleted only once their PID namespace is empty. Waits on events and process
-// states, never on time.
+// readiness probes, pods deleted only once their PID namespace is empty, logs fed through a pipe.
+// Waits on events and process states, never on time.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -148,6 +148,17 @@ TEST_P(LocalBackendTest, DeletionSendsTermThenKillAfterTheGracePeriod) {
   EXPECT_TRUE(lastState(events, "stubborn")->deletionTimestamp.has_value());
   for (pid_t pid : pids) EXPECT_NE(::kill(pid, 0), 0) << pid;
   EXPECT_TRUE(backend_->processIds().empty());
+}
+
+// Output reaches the log through a pipe, as under the kubelet: reopening /dev/stdout or /dev/stderr
+// appends instead of truncating the log, and an exit is reported once all of it (here more than a
+// pipe holds) is in the log.
+TEST_P(LocalBackendTest, TheLogKeepsAllOutputHoweverTheContainerWritesIt) {
+  start();
+  create(makePod("chatty", {shell("main", "echo one; echo two > /dev/stderr; echo three > /dev/stdout; echo four >&2; "
+                                          "head -c 300000 /dev/zero | tr '\\0' x; echo; echo five")}));
+  ASSERT_TRUE(recorder_.waitFor([](auto& ev) { return podIs(ev, "chatty", PodPhase::Succeeded); }));
+  EXPECT_EQ(readFile(podDir("chatty") + "/logs/main.log"), "one\ntwo\nthree\nfour\n" + std::string(300000, 'x') + "\nfive\n");
 }
 
 // Pods created together start on several threads at once: each keeps its own exit code and log.
@@ -315,6 +326,25 @@ TEST_P(PidNamespaceTest, APodIsDeletedOnlyOnceItsPidNamespaceIsEmpty) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Isolation, PidNamespaceTest, ::testing::Values("native", "bwrap"));
+
+// Without isolation a container's processes can outlive it (an isolated one's die with its PID namespace).
+class NoIsolationTest : public LocalBackendTest {};
+
+// A process that outlives its container (only possible without isolation) and still holds the
+// output does not hold up the container's exit.
+TEST_P(NoIsolationTest, AnExitIsReportedWhileAnEscapedProcessHoldsTheOutput) {
+  start();
+  // $$$$: Kubernetes' command expansion turns $$ into $.
+  create(makePod("escape", {shell("main", "setsid sh -c 'echo $$$$ > \"$JOBHOST_SANDBOX/escapee\"; exec sleep 60' & "
+                                          "while [ ! -s \"$JOBHOST_SANDBOX/escapee\" ]; do sleep 0.01; done; echo done")}));
+  ASSERT_TRUE(recorder_.waitFor([](auto& ev) { return podIs(ev, "escape", PodPhase::Succeeded); }));
+  const pid_t escapee = std::stoi(readFile(podDir("escape") + "/escapee"));
+  EXPECT_EQ(::kill(escapee, 0), 0);  // still alive: its end of the pipe is open
+  ::kill(escapee, SIGKILL);
+  EXPECT_EQ(readFile(podDir("escape") + "/logs/main.log"), "done\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(Isolation, NoIsolationTest, ::testing::Values("none"));
 
 }  // namespace
 }  // namespace jobhost

@@ -57,16 +57,16 @@ Expected<Spawned> spawnNative(const SpawnRequest& request, const ContainerSandbo
   if (request.argv.empty()) return R::failure("no command: the container sets neither command nor args");
   if (initImageFd() < 0) return R::failure("cannot load the container init: " + initImageError());
   Fd devNull(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-  const std::string log = request.logFile.empty() ? "/dev/null" : request.logFile;
-  Fd logFd(::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
-  if (devNull.get() < 0 || logFd.get() < 0) return R::failure(errnoText("cannot open " + log));
+  Fd output(request.outputFd >= 0 ? ::fcntl(request.outputFd, F_DUPFD_CLOEXEC, 10)
+                                  : ::open("/dev/null", O_WRONLY | O_CLOEXEC));
+  if (devNull.get() < 0 || output.get() < 0) return R::failure(errnoText("cannot open the container's output"));
   int pipeFds[2];
   if (::pipe2(pipeFds, O_CLOEXEC | O_NONBLOCK) != 0) return R::failure(errnoText("pipe2"));
   Fd statusRead(pipeFds[0]), statusWrite(pipeFds[1]);
   Fd image(::fcntl(initImageFd(), F_DUPFD_CLOEXEC, 10));
 
   NativeSetup setup(sandbox, executableCandidates(request.argv[0], envValue(request.env, "PATH")), request.argv,
-                    request.env, NativeSetup::Fds{devNull.get(), logFd.get(), statusWrite.get(), image.get()});
+                    request.env, NativeSetup::Fds{devNull.get(), output.get(), statusWrite.get(), image.get()});
 
   auto stack = std::make_unique_for_overwrite<std::max_align_t[]>(kStackSize / sizeof(std::max_align_t));
   sigset_t all, old;

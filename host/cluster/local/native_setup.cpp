@@ -181,7 +181,7 @@ bool NativeSetup::execute(const Step& s) {
   switch (s.op) {
     case Op::Process:  // SIGCHLD at its default: the init reaps the command (an ignored one would not wait)
       return ::setpgid(0, 0) == 0 && dieWithParent() && defaultDisposition(SIGCHLD) &&
-             moveFd(fds_.stdinFd, 0, 0) && moveFd(fds_.logFd, 1, 0) && moveFd(fds_.logFd, 2, 0) &&
+             moveFd(fds_.stdinFd, 0, 0) && moveFd(fds_.outputFd, 1, 0) && moveFd(fds_.outputFd, 2, 0) &&
              moveFd(fds_.statusFd, JOBHOST_INIT_STATUS_FD, 0) &&
              moveFd(fds_.imageFd, JOBHOST_INIT_IMAGE_FD, O_CLOEXEC) &&
              ::syscall(SYS_close_range, JOBHOST_INIT_FIRST_FREE_FD, ~0U, 0) == 0;

@@ -22,7 +22,7 @@ class NativeSetup {
   /// The parent's descriptors the child starts from (each >= 10, close-on-exec).
   struct Fds {
     int stdinFd = -1;
-    int logFd = -1;
+    int outputFd = -1;  // the container's stdout and stderr
     int statusFd = -1;  // the status pipe's write end
     int imageFd = -1;   // the init program
   };

@@ -113,6 +113,10 @@ void PodRun::launch(Slot& slot) {
   slot.workingDir = c.workingDir.empty() ? spec_.layout.root : c.workingDir;
   auto start = startOf(c, slot.env, slot.workingDir);
   if (!start) return startFailed(slot, start.error());
+  auto log = LogPump::open(io_, spec_.layout.logFile(c.name));
+  if (!log) return startFailed(slot, log.error());
+  slot.log = std::move(*log);
+  start->request.outputFd = slot.log->writeEnd();  // open until onStarted: the start has used it by then
   slot.starting = true;
   asio::post(*spec_.starters, [self = shared_from_this(), s = &slot, start = std::move(*start)]() mutable {
     auto spawned = startContainer(start);  // on a starter thread: touches no member
@@ -133,7 +137,6 @@ Expected<ContainerStart> PodRun::startOf(const Container& c, const std::vector<s
   ContainerStart start;
   start.isolation = spec_.isolation;
   start.request.env = env;
-  start.request.logFile = spec_.layout.logFile(c.name);
   start.request.argv = containerArgv(c, env);
   if (start.request.argv.empty()) return R::failure("no command: the container sets neither command nor args");
   if (spec_.isolation == Isolation::None)
@@ -146,7 +149,11 @@ Expected<ContainerStart> PodRun::startOf(const Container& c, const std::vector<s
 
 void PodRun::onStarted(Slot& slot, Expected<Spawned> spawned) {
   slot.starting = false;
-  if (!spawned) return startFailed(slot, spawned.error());
+  slot.log->start();
+  if (!spawned) {  // what a failed start wrote (bwrap's error) goes before jobhost's line
+    slot.exiting = true;
+    return afterLogDrained(slot, [this, s = &slot, error = spawned.error()] { startFailed(*s, error); });
+  }
   const Container& c = *slot.spec;
   ContainerStatus& cs = statusOf(slot);
   slot.pid = spawned->pid;
@@ -193,15 +200,25 @@ void PodRun::onProcessExit(Slot& slot) {
   if (spec_.isolation == Isolation::None) ::kill(-slot.pid, SIGKILL);  // leftovers
   slot.pid = -1;
   slot.exited.reset();
-  if (!slot.initExited) return onExit(slot, exit.exitCode, exit.signal);
+  slot.exiting = true;
+  auto exited = [this, s = &slot, exit] { onExit(*s, exit.exitCode, exit.signal); };
+  if (!slot.initExited) return afterLogDrained(slot, exited);
   // bwrap exits as soon as the command does; its namespace's init, killed as bwrap exits
   // (--die-with-parent), then takes what is left in the namespace with it. The exit counts once it has.
   slot.initExited->async_wait(asio::posix::stream_descriptor::wait_read,
-                              [this, self = shared_from_this(), s = &slot, exit](const boost::system::error_code&) {
+                              [this, self = shared_from_this(), s = &slot, exited](const boost::system::error_code&) {
                                 s->initExited.reset();
                                 s->initPid = -1;
-                                onExit(*s, exit.exitCode, exit.signal);
+                                afterLogDrained(*s, exited);
                               });
+}
+
+// A container's exit is reported once its output is in the log, as `kubectl logs` would show it.
+void PodRun::afterLogDrained(Slot& slot, std::function<void()> then) {
+  slot.log->drainThen([self = shared_from_this(), s = &slot, then = std::move(then)] {
+    s->exiting = false;
+    then();
+  });
 }
 
 void PodRun::startFailed(Slot& slot, const std::string& error) {
@@ -345,7 +362,7 @@ void PodRun::maybeGone() {
 bool PodRun::settling() const {
   for (const auto* list : {&inits_, &mains_})
     for (const auto& s : *list)
-      if (s.starting || s.initExited) return true;
+      if (s.starting || s.initExited || s.exiting) return true;
   return false;
 }
 

@@ -21,6 +21,7 @@
 #include "host/cluster/local/container_env.h"
 #include "host/cluster/local/container_start.h"
 #include "host/cluster/local/isolation.h"
+#include "host/cluster/local/log_pump.h"
 #include "host/cluster/local/process.h"
 #include "host/cluster/local/readiness_probe.h"
 #include "host/cluster/local/sandbox.h"
@@ -71,6 +72,7 @@ class PodRun : public std::enable_shared_from_this<PodRun> {
     std::unique_ptr<boost::asio::posix::stream_descriptor> exited;
     pid_t initPid = -1;  // bwrap: the init of the container's PID namespace
     std::unique_ptr<boost::asio::posix::stream_descriptor> initExited;  // ... its pidfd, until it exits
+    std::shared_ptr<LogPump> log;  // this start's stdout and stderr
     std::unique_ptr<boost::asio::steady_timer> retry;
     std::shared_ptr<ReadinessProber> prober;
     std::vector<std::pair<std::string, std::string>> env;
@@ -79,6 +81,7 @@ class PodRun : public std::enable_shared_from_this<PodRun> {
     int backoffMs = 0;
     bool probed = false;
     bool starting = false;  // its start runs on a starter thread
+    bool exiting = false;   // it has exited; its output is still being copied to the log
     bool done = false;      // terminated and will not start again
     bool termSent = false;
   };
@@ -87,8 +90,9 @@ class PodRun : public std::enable_shared_from_this<PodRun> {
   Expected<ContainerStart> startOf(const Container& c, const std::vector<std::pair<std::string, std::string>>& env,
                                    const std::string& workingDir) const;
   void onStarted(Slot& slot, Expected<Spawned> spawned);
-  bool settling() const;  // a start runs on a starter thread, or a bwrap container's namespace still dies
+  bool settling() const;  // a start runs, a bwrap container's namespace still dies, or output is copied
   void onProcessExit(Slot& slot);
+  void afterLogDrained(Slot& slot, std::function<void()> then);
   void startFailed(Slot& slot, const std::string& error);
   void startMains();
   void onExit(Slot& slot, int32_t exitCode, int32_t signal);

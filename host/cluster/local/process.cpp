@@ -79,8 +79,10 @@ Expected<Spawned> spawnProcess(const SpawnRequest& request) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  const std::string log = request.logFile.empty() ? "/dev/null" : request.logFile;
-  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (request.outputFd >= 0)
+    posix_spawn_file_actions_adddup2(&fa, request.outputFd, 1);
+  else
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   if (!request.workingDir.empty()) posix_spawn_file_actions_addchdir_np(&fa, request.workingDir.c_str());
   if (request.inheritedFd > 3) posix_spawn_file_actions_adddup2(&fa, request.inheritedFd, 3);

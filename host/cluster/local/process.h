@@ -1,5 +1,5 @@
 // Child processes of the local backend: posix_spawn into a new process group with stdout/stderr
-// appended to a log file, a pidfd to wait on, exit codes as Kubernetes reports them, and signals
+// on a given descriptor (a log pipe), a pidfd to wait on, exit codes as Kubernetes reports them, and signals
 // to a container's process group.
 #pragma once
 
@@ -18,7 +18,7 @@ struct SpawnRequest {
   std::vector<std::string> argv;  // argv[0] without '/' is looked up along the env's PATH
   std::vector<std::pair<std::string, std::string>> env;
   std::string workingDir;  // empty: jobhost's own
-  std::string logFile;     // stdout and stderr are appended here; empty: /dev/null
+  int outputFd = -1;       // stdout and stderr (the caller keeps it open); -1: /dev/null
   int inheritedFd = -1;    // when set (> 3), the child's descriptor 3 (bwrap's --info-fd)
 };
 
