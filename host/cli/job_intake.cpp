@@ -85,6 +85,11 @@ Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const H
   std::set<std::string> jobNamespaces;
   for (auto& doc : *docs) {
     AdmittedJob a{std::move(doc), {}, {}, {}};
+    if (!(a.document.job.status == JobStatus{})) {  // Volcano's Job has a status subresource
+      notes << a.document.source.where("status") << ": note: status is dropped: the API server ignores it on "
+            << "create, so the job starts in phase Pending as on a cluster\n";
+      a.document.job.status = JobStatus{};
+    }
     a.defaults = mutateJob(a.document.job, MutationConfig{config.schedulerNames});
     a.admission = validateJobCreate(a.document.job, declared->admission);
     jobNamespaces.insert(a.document.job.metadata.namespace_);

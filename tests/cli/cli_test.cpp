@@ -231,6 +231,27 @@ status: {state: Closed}
       << r.out;
 }
 
+// A job exported from a cluster (kubectl get -o yaml) carries its status; creating it again starts
+// from Pending, because the API server drops the status of an object with a status subresource.
+TEST(Cli, AJobsStatusIsDroppedWithANoteAndTheJobStartsPending) {
+  auto file = writeTemp("exported.yaml", "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: team}\n" +
+                                             std::string(kQueuedJob) +
+                                             "status:\n  state: {phase: Completed}\n  retryCount: 2\n  version: 5\n");
+  auto r = run({"validate", file});
+  EXPECT_EQ(r.rc, kOk) << r.out;
+  EXPECT_NE(r.out.find(file + ":15:3: note: status is dropped: the API server ignores it on create, so the job "
+                              "starts in phase Pending as on a cluster\n"),
+            std::string::npos)
+      << r.out;
+  auto script = writeTemp("exported-script.yaml", "until: 1s\n");
+  r = run({"simulate", file, "--script", script});
+  EXPECT_EQ(r.rc, kOk) << r.err;
+  EXPECT_EQ(r.out.rfind(R"({"t_ms":0,"event":"OutOfSync","pod":"","exitCode":0,"action":"SyncJob","delay_ms":0,)"
+                        R"("phase":"Pending","retryCount":0,"version":0,)", 0),
+            0u)
+      << r.out;
+}
+
 TEST(Cli, ValidateFindsTheMpiMasterAfterTheSlotsFlag) {
   auto job = writeTemp("mpi-slots.yaml", R"(apiVersion: batch.volcano.sh/v1alpha1
 kind: Job
