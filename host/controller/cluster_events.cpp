@@ -12,6 +12,7 @@ namespace {
 
 /// Annotation and label keys as strings, so map lookups on the event path do not allocate.
 const std::string kPartitionKey(keys::PartitionId), kVolcanoPrefix("volcano.sh/");
+constexpr std::string_view kJobApiVersion = "batch.volcano.sh/v1alpha1";
 
 /// The parts of a pod the handlers need; nullopt when it is not a Volcano job's pod. The strings
 /// point into the pod, which outlives the facts.
@@ -37,10 +38,14 @@ std::optional<int32_t> goAtoiInt32(std::string_view text) {
 }
 
 std::optional<PodFacts> factsOf(const Pod& pod) {
+  // isControlledBy: the first controller reference (metav1.GetControllerOf) must be a Volcano Job.
   const OwnerReference* owner = nullptr;
   for (const auto& ref : pod.metadata.ownerReferences)
-    if (ref.controller) owner = &ref;
-  if (!owner || owner->kind != "Job") return std::nullopt;
+    if (ref.controller) {
+      owner = &ref;
+      break;
+    }
+  if (!owner || owner->kind != "Job" || owner->apiVersion != kJobApiVersion) return std::nullopt;
   // One pass over the "volcano.sh/" annotations (a sorted map) instead of a lookup per key.
   const auto& ann = pod.metadata.annotations;
   const std::string *task = nullptr, *job = nullptr, *version = nullptr;

@@ -146,7 +146,8 @@ Status JobActions::deletePodGroup(JobEntry& entry) {
     view.known = false;
     return Status::error(st.message);
   }
-  view.known = true;  // known to be gone
+  view.known = true;  // known to be gone: a new one takes the <job>-<uid> name, even after a legacy one
+  view.name = entry.uidPodGroupName();
   view.phase.reset();
   return Status::ok();
 }

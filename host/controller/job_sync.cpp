@@ -110,7 +110,10 @@ Status JobActions::createJobIO(JobEntry& entry) {
   Job& job = *entry.job;
   const std::string& ns = job.metadata.namespace_;
   bool specUpdated = false;
-  for (auto& volume : job.spec.volumes) {
+  // Volcano names claims on its clone of the job and writes the names back only when every volume
+  // is ready, so a failed sync names them afresh next time.
+  std::vector<JobVolume> volumes = job.spec.volumes;
+  for (auto& volume : volumes) {
     std::string name = volume.volumeClaimName;
     if (name.empty()) {
       do {
@@ -128,6 +131,7 @@ Status JobActions::createJobIO(JobEntry& entry) {
     job.status.controlledResources["volume-pvc-" + name] = name;
   }
   if (specUpdated) {
+    job.spec.volumes = std::move(volumes);
     if (Status st = plugins_.prepare(job); !st) return st;
     backend_.echoJobChange(ns, job.metadata.name);
   }

@@ -1,6 +1,7 @@
 // Spec §1, rule by rule: which request each cluster change produces — pod updated (exit code of
 // the first container, TaskCompleted, TaskFailed from restart counts, PodRunning/PodPending over
-// TaskFailed, the out-of-sync annotation last), pod deleted, PodGroup phase changes — and the
+// TaskFailed, the out-of-sync annotation last), pod deleted, PodGroup phase changes, the owner
+// check — and the
 // cache's TaskCompleted / TaskFailed predicates. Injected events and the sim, virtual clock only.
 #include <gtest/gtest.h>
 
@@ -353,6 +354,37 @@ TEST_F(PodEvents, AddedPodIsPodPendingOrOutOfSyncWhenMarkedAndCarriesVersionAndP
       seen = true;
     }
   EXPECT_TRUE(seen);
+}
+
+// isControlledBy: the pod's first controller reference must be a Volcano Job (apiVersion and kind);
+// a pod owned by another kind of Job, or whose Volcano owner is only a second controller, is not
+// the job's, whatever its annotations say.
+TEST_F(PodEvents, OnlyAPodWhoseFirstControllerIsAVolcanoJobMakesARequest) {
+  submit(makeJob("job", {{"worker", 1}}));
+  take();
+  const PodState p = pod("job-worker-0");
+  auto requestsFor = [&](const std::function<void(Pod&)>& change) {
+    auto object = std::make_shared<Pod>(*p.object);
+    change(*object);
+    PodState s = p;
+    s.object = std::move(object);
+    return update(p, [&](PodState& after) {
+      after.object = s.object;
+      after.status.phase = PodPhase::Failed;
+    });
+  };
+  auto batchJob = requestsFor([](Pod& pod) { pod.metadata.ownerReferences[0].apiVersion = "batch/v1"; });
+  EXPECT_TRUE(batchJob.empty()) << batchJob.size();
+  auto second = requestsFor([](Pod& pod) {
+    OwnerReference other = pod.metadata.ownerReferences[0];
+    other.apiVersion = "apps/v1";
+    other.kind = "ReplicaSet";
+    pod.metadata.ownerReferences.insert(pod.metadata.ownerReferences.begin(), other);
+  });
+  EXPECT_TRUE(second.empty()) << second.size();
+  auto volcano = requestsFor([](Pod&) {});
+  ASSERT_FALSE(volcano.empty());
+  EXPECT_EQ(volcano[0].request.event, "PodFailed");
 }
 
 TEST_F(PodEvents, PodGroupPhaseChangeIsEmptyEventOrUnknownForTheOwnerJob) {

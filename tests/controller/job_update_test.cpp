@@ -1,5 +1,6 @@
-// Job volumes (spec §6.6: generated claim names, PVCs, missing named claims) and job updates:
-// scale-down through updateJob (§5.2 step 7) and the PodGroup spec rewrite (§6.2/§6.3).
+// Job volumes (spec §6.6: generated claim names, PVCs, missing named claims, a failed sync's names)
+// and job updates: scale-down through updateJob (§5.2 step 7), the PodGroup spec rewrite (§6.2/§6.3)
+// and a legacy PodGroup's replacement.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -96,6 +97,48 @@ TEST_F(JobUpdate, MissingNamedClaimKeepsTheJobPendingUntilItExists) {
   EXPECT_EQ(status().controlledResources.at("volume-pvc-data"), "data");
   runTo(2000);
   EXPECT_EQ(phase(), JobPhase::Running);
+}
+
+// A sync that fails on a later volume keeps none of the claim names it generated (Volcano names them
+// on its clone of the job): each retry names and creates a fresh claim, and the one of the sync that
+// succeeds is the one the job keeps.
+TEST_F(JobUpdate, AFailedSyncKeepsNoGeneratedClaimName) {
+  defaults = runsForever(1000);
+  start();
+  Job job = makeJob("job", {{"worker", 1}});
+  job.spec.volumes = {JobVolume{"/scratch", "", std::string(R"({"resources":{"requests":{"storage":"1Gi"}}})")},
+                      JobVolume{"/data", "data", std::nullopt}};
+  submit(job);
+  ASSERT_EQ(take().size(), 2u);  // both fail on the missing "data"
+  EXPECT_EQ(controller->getJob(ns, "job")->spec.volumes[0].volumeClaimName, "");
+  EXPECT_TRUE(status().controlledResources.empty());
+
+  sim->addPvc(ns, "data");
+  runTo(5);
+  const std::string scratch = controller->getJob(ns, "job")->spec.volumes[0].volumeClaimName;
+  EXPECT_TRUE(isGeneratedClaim(scratch)) << scratch;
+  EXPECT_TRUE(sim->pvcExists(ns, scratch));
+  EXPECT_EQ(status().controlledResources.at("volume-pvc-" + scratch), scratch);
+  EXPECT_EQ(sim->podCount(), 1u);
+}
+
+// A job found with a legacy PodGroup (named after the job alone) gets a <job>-<uid> one once a full
+// kill has deleted the legacy one: lookup falls back to the old name, creation never does.
+TEST_F(JobUpdate, AKilledLegacyPodGroupIsRecreatedUnderTheNewName) {
+  defaults = runsForever(1000);
+  start();
+  PodGroup legacy;
+  legacy.metadata.name = "job";
+  legacy.metadata.namespace_ = ns;
+  legacy.spec.minMember = 2;
+  ASSERT_TRUE(sim->createPodGroup(legacy).ok());
+  submit(makeJob("job", {{"worker", 2}}));
+  runTo(1000);
+  EXPECT_FALSE(sim->getPodGroup(ns, podGroupName()));  // the legacy one stands for it
+  command("RestartJob");
+  runTo(3000);
+  EXPECT_FALSE(sim->getPodGroup(ns, "job"));
+  EXPECT_TRUE(sim->getPodGroup(ns, podGroupName()));
 }
 
 TEST_F(JobUpdate, ScaleDownDeletesPodsAboveTheNewReplicasAndRunsOnJobUpdate) {
