@@ -46,6 +46,9 @@ std::optional<WebhookError> mpiMasterError(const Job& job, const std::vector<std
   flags.addString("worker", &worker);
   flags.addInt("port", &port);
   flags.addInt("slots", &slots);
+  bool launcherAsNode = false;  // jobhost's mpi plugin has this flag too: parsing must not stop at it
+  flags.addBool("run-launcher-as-node", &launcherAsNode);
+  flags.addBool("runLauncherAsNode", &launcherAsNode);
   (void)flags.parse(args);  // like Volcano: a bad flag is logged, the flags before it stay set
   if (job.findTask(master) != nullptr) return std::nullopt;
   return webhookError("The specified mpi master task was not found", "spec.plugins.mpi");

@@ -10,11 +10,12 @@ namespace mpi {
 namespace {
 
 void openPort(jobhost::Container& c, int64_t port) {
+  const auto number = static_cast<int32_t>(port);  // Go's int32(mp.port): wraps, as the port written does
   for (const auto& p : c.ports)
-    if (p.containerPort == port) return;
+    if (p.containerPort == number) return;
   jobhost::ContainerPort added;
   added.name = "mpijob-port";
-  added.containerPort = static_cast<int32_t>(port);
+  added.containerPort = number;
   c.ports.push_back(std::move(added));
 }
 

@@ -74,11 +74,12 @@ std::vector<jobhost::EnvVar> torchEnv(const TorchJob& job, const TorchOptions& o
 }
 
 void openPort(jobhost::Container& container, int64_t port) {
+  const auto number = static_cast<int32_t>(port);  // Go's int32(pp.port): wraps, as the port written does
   for (const auto& p : container.ports)
-    if (p.containerPort == port) return;
+    if (p.containerPort == number) return;
   jobhost::ContainerPort added;
   added.name = "pytorchjob-port";
-  added.containerPort = static_cast<int32_t>(port);
+  added.containerPort = number;
   container.ports.push_back(std::move(added));
 }
 

@@ -2,6 +2,7 @@
 // Integers follow strconv.ParseInt(s, 0, 64); booleans follow strconv.ParseBool.
 #include "jobhost/flags.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace jobhost {
@@ -59,7 +60,10 @@ std::string parseGoInt(std::string_view s, int64_t& out) {
     return "parse error";
   }
   const auto limit = static_cast<unsigned __int128>(std::numeric_limits<int64_t>::max());
-  if (neg ? v > limit + 1 : v > limit) return "value out of range";
+  if (neg ? v > limit + 1 : v > limit) {  // strconv.ParseInt returns the bound with its range error
+    out = neg ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
+    return "value out of range";
+  }
   out = neg ? static_cast<int64_t>(-static_cast<__int128>(v)) : static_cast<int64_t>(v);
   return "";
 }
@@ -93,26 +97,28 @@ Status FlagSet::set(Flag& flag, std::string_view value) {
     case Kind::String:
       *static_cast<std::string*>(flag.target) = v;
       return Status::ok();
+    // Like Go's boolValue.Set and intValue.Set, a bad value is still stored: false, 0, or the
+    // bound a value out of range passed.
     case Kind::Bool: {
       bool b = false;
-      if (!parseGoBool(value, b))
-        return fail("invalid boolean value \"" + v + "\" for -" + flag.name + ": parse error");
-      *static_cast<bool*>(flag.target) = b;
+      const bool ok = parseGoBool(value, b);
+      *static_cast<bool*>(flag.target) = ok && b;
+      if (!ok) return fail("invalid boolean value \"" + v + "\" for -" + flag.name + ": parse error");
       return Status::ok();
     }
     case Kind::Int64:
     case Kind::Int32: {
       int64_t n = 0;
       std::string err = parseGoInt(value, n);
-      if (err.empty() && flag.kind == Kind::Int32 &&
-          (n < std::numeric_limits<int32_t>::min() || n > std::numeric_limits<int32_t>::max()))
-        err = "value out of range";
-      if (!err.empty())
-        return fail("invalid value \"" + v + "\" for flag -" + flag.name + ": " + err);
-      if (flag.kind == Kind::Int64)
+      if (err == "parse error") n = 0;
+      if (flag.kind == Kind::Int64) {
         *static_cast<int64_t*>(flag.target) = n;
-      else
-        *static_cast<int32_t*>(flag.target) = static_cast<int32_t>(n);
+      } else {
+        const int64_t clamped = std::clamp<int64_t>(n, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max());
+        if (err.empty() && clamped != n) err = "value out of range";
+        *static_cast<int32_t*>(flag.target) = static_cast<int32_t>(clamped);
+      }
+      if (!err.empty()) return fail("invalid value \"" + v + "\" for flag -" + flag.name + ": " + err);
       return Status::ok();
     }
   }

@@ -102,7 +102,8 @@ TEST(CreateValidation, MpiMasterIsFoundAfterTheSlotsFlag) {
   Job j = fixtures::job("job1", {fixtures::task("launcher", 1), fixtures::task("worker", 2)});
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"--slots=4", "--master=launcher"}, {"--slots", "4", "--master", "launcher"},
-        {"-slots=4", "-port=2222", "-master=launcher"}, {"--worker=worker", "--slots=2", "--master=launcher"}}) {
+        {"-slots=4", "-port=2222", "-master=launcher"}, {"--worker=worker", "--slots=2", "--master=launcher"},
+        {"--run-launcher-as-node", "--master=launcher"}, {"--runLauncherAsNode", "--master", "launcher"}}) {
     j.spec.plugins = {{"mpi", args}};
     AdmissionResult r = create(j);
     EXPECT_TRUE(r.allowed) << args[0] << ": " << r.message;

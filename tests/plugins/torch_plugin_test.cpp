@@ -177,6 +177,17 @@ TEST_F(TorchPluginTest, ExistingPortNumberIsNotAddedAgainAndUserEnvIsOverriddenI
   EXPECT_EQ(p.spec.containers[0].ports, (std::vector<ContainerPort>{{"custom", 23456, "", 0, ""}}));
 }
 
+// Volcano compares and writes int32(port): 4294967318 is port 22, which the container has.
+TEST_F(TorchPluginTest, APortBeyondInt32WrapsAsGosConversionDoes) {
+  auto& main = job_.spec.tasks[0].template_.spec.containers[0];
+  main.ports = {{"ssh", 22, "", 0, ""}};
+  EXPECT_EQ(created("master", 0, {"--port=4294967318"}).spec.containers[0].ports,
+            (std::vector<ContainerPort>{{"ssh", 22, "", 0, ""}}));
+  main.ports.clear();
+  EXPECT_EQ(created("master", 0, {"--port=4294967318"}).spec.containers[0].ports,
+            (std::vector<ContainerPort>{{"pytorchjob-port", 22, "", 0, ""}}));
+}
+
 TEST_F(TorchPluginTest, WaitForMasterInitContainerOnWorkersOnlyAndOnce) {
   const PluginArgs args = {"--wait-master-enabled", "--wait-master-timeout=60", "--wait-master-image=alpine:3"};
   Pod p = pod(job_, "worker", 1);

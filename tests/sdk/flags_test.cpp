@@ -1,8 +1,10 @@
 // FlagSet follows Go's flag package: the forms Volcano job args use, bool rules, stop rules,
-// integer syntax, and Go's exact error texts.
+// integer syntax, what a bad value leaves behind, and Go's exact error texts.
 #include "jobhost/flags.h"
 
 #include <gtest/gtest.h>
+
+#include <limits>
 
 namespace jobhost {
 namespace {
@@ -100,6 +102,26 @@ TEST(Flags, ValuesSetBeforeAnErrorAreKept) {
   Flags f;
   EXPECT_FALSE(f.set.parse({"--port=1", "--unknown", "--master=x"}));
   EXPECT_EQ(f.port, 1);
+  EXPECT_EQ(f.master, "master");
+}
+
+// Go's boolValue.Set and intValue.Set store what strconv returned even with the error: false for a
+// bad bool, 0 for a bad number, the bound for a number out of range.
+TEST(Flags, ABadValueIsStoredAsGoStoresIt) {
+  Flags f;
+  f.wait = true;
+  EXPECT_FALSE(f.set.parse({"--inject-hosts-env=bogus"}));
+  EXPECT_FALSE(f.inject);
+  EXPECT_FALSE(f.set.parse({"--port=1", "--port=abc"}));
+  EXPECT_EQ(f.port, 0);
+  EXPECT_FALSE(f.set.parse({"--wait-master-timeout=-99999999999999999999"}));
+  EXPECT_EQ(f.timeout, std::numeric_limits<int64_t>::min());
+  EXPECT_FALSE(f.set.parse({"--wait-master-timeout=0x8000000000000000"}));
+  EXPECT_EQ(f.timeout, std::numeric_limits<int64_t>::max());
+  EXPECT_FALSE(f.set.parse({"--port=99999999999"}));  // an int32 flag: its own bound
+  EXPECT_EQ(f.port, std::numeric_limits<int32_t>::max());
+  EXPECT_FALSE(f.set.parse({"--wait-master-enabled=", "--master=x"}));
+  EXPECT_FALSE(f.wait);
   EXPECT_EQ(f.master, "master");
 }
 

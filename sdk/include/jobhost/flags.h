@@ -24,7 +24,8 @@ class FlagSet {
   void addBool(std::string name, bool* target);
 
   /// Parses like Go's flag.FlagSet.Parse with ContinueOnError. On error, flags parsed before the
-  /// bad one keep their values and the message is Go's text prefixed with the owner, e.g.
+  /// bad one keep their values, the bad one holds what Go stores (false, 0, or the bound a value
+  /// out of range passed), later ones keep their defaults, and the message is Go's text prefixed with the owner, e.g.
   /// `plugin torch: flag provided but not defined: -foo`.
   Status parse(const std::vector<std::string>& args);
   /// Arguments left after the first non-flag argument (or after `--`).
