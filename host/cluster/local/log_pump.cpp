@@ -8,6 +8,7 @@
 #include <boost/asio/post.hpp>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 namespace jobhost::local {
 namespace asio = boost::asio;
@@ -50,16 +51,12 @@ void LogPump::readMore() {
                         [self = shared_from_this()](const boost::system::error_code& ec, size_t n) {
                           self->reading_ = false;
                           self->append(self->buffer_.data(), n);
-                          const bool open = !ec || ec == asio::error::operation_aborted;
+                          bool open = !ec || ec == asio::error::operation_aborted;
                           if (self->drained_) {
-                            const bool more = open && self->copyAvailable();
-                            auto done = std::move(self->drained_);
-                            self->drained_ = nullptr;
-                            done();
-                            if (!more) return self->finish();
-                          } else if (!open) {
-                            return self->finish();
+                            open = open && self->copyAvailable();
+                            std::exchange(self->drained_, nullptr)();
                           }
+                          if (!open) return self->finish();
                           self->readMore();
                         });
 }

@@ -150,10 +150,8 @@ Expected<ContainerStart> PodRun::startOf(const Container& c, const std::vector<s
 void PodRun::onStarted(Slot& slot, Expected<Spawned> spawned) {
   slot.starting = false;
   slot.log->start();
-  if (!spawned) {  // what a failed start wrote (bwrap's error) goes before jobhost's line
-    slot.exiting = true;
+  if (!spawned)  // what a failed start wrote (bwrap's error) goes before jobhost's line
     return afterLogDrained(slot, [this, s = &slot, error = spawned.error()] { startFailed(*s, error); });
-  }
   const Container& c = *slot.spec;
   ContainerStatus& cs = statusOf(slot);
   slot.pid = spawned->pid;
@@ -200,7 +198,6 @@ void PodRun::onProcessExit(Slot& slot) {
   if (spec_.isolation == Isolation::None) ::kill(-slot.pid, SIGKILL);  // leftovers
   slot.pid = -1;
   slot.exited.reset();
-  slot.exiting = true;
   auto exited = [this, s = &slot, exit] { onExit(*s, exit.exitCode, exit.signal); };
   if (!slot.initExited) return afterLogDrained(slot, exited);
   // bwrap exits as soon as the command does; its namespace's init, killed as bwrap exits
@@ -215,6 +212,7 @@ void PodRun::onProcessExit(Slot& slot) {
 
 // A container's exit is reported once its output is in the log, as `kubectl logs` would show it.
 void PodRun::afterLogDrained(Slot& slot, std::function<void()> then) {
+  slot.exiting = true;
   slot.log->drainThen([self = shared_from_this(), s = &slot, then = std::move(then)] {
     s->exiting = false;
     then();
