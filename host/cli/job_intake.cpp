@@ -2,6 +2,7 @@
 // Secrets, then each job's defaults (CREATE mutation) and admission, located in the user's file.
 #include "host/cli/job_intake.h"
 
+#include "host/admission/create_naming.h"
 #include "host/plugin/plugin_validation.h"
 #include "host/spec/object_decode.h"
 
@@ -70,6 +71,20 @@ Expected<Declared> readDeclared(const AdmissionConfig& admission, const std::vec
   return out;
 }
 
+/// Names the job as the API server does on create (metadata.generateName, with a note), then runs
+/// admission. A naming error rejects the job before admission, as the API server does.
+AdmissionResult admitNamed(JobDocument& doc, const AdmissionConfig& admission, std::ostream& notes) {
+  ObjectMeta& meta = doc.job.metadata;
+  const std::string generateName = stringAt(doc.source.doc, {"metadata", "generateName"});
+  const bool generating = meta.name.empty() && !generateName.empty();
+  auto namingErrors = nameOnCreate(meta, generateName);
+  if (!namingErrors.empty()) return AdmissionResult{false, {}, std::move(namingErrors), {}};
+  if (generating)
+    notes << doc.source.where("metadata.generateName") << ": note: the job is named \"" << meta.name
+          << "\" from metadata.generateName, as the API server names it on create\n";
+  return validateJobCreate(doc.job, admission);
+}
+
 }  // namespace
 
 Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const HostConfig& config,
@@ -91,7 +106,7 @@ Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const H
       a.document.job.status = JobStatus{};
     }
     a.defaults = mutateJob(a.document.job, MutationConfig{config.schedulerNames});
-    a.admission = validateJobCreate(a.document.job, declared->admission);
+    a.admission = admitNamed(a.document, declared->admission, notes);
     jobNamespaces.insert(a.document.job.metadata.namespace_);
     if (auto it = declared->objects.find(a.document.job.metadata.namespace_); it != declared->objects.end())
       a.objects = it->second;

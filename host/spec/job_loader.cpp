@@ -65,12 +65,13 @@ Expected<std::vector<SourceDoc>> jobSources(SourceDoc doc) {
   return out;
 }
 
-// An object of a kind other than Job (kind a non-empty string): moved into `others`.
+// An object of a kind other than Job (kind a non-empty string), or a Kubernetes Job (batch/v1):
+// moved into `others`. A Job of any other apiVersion is decoded, so a wrong one is reported.
 bool takeOther(SourceDoc& source, std::vector<OtherObject>* others) {
   std::string kind = stringAt(source.doc, {"kind"});
-  if (others == nullptr || kind.empty() || kind == "Job") return false;
-  others->push_back(
-      {stringAt(source.doc, {"apiVersion"}), std::move(kind), stringAt(source.doc, {"metadata", "name"}), std::move(source)});
+  std::string apiVersion = stringAt(source.doc, {"apiVersion"});
+  if (others == nullptr || kind.empty() || (kind == "Job" && !apiVersion.starts_with("batch/"))) return false;
+  others->push_back({std::move(apiVersion), std::move(kind), stringAt(source.doc, {"metadata", "name"}), std::move(source)});
   return true;
 }
 

@@ -14,26 +14,10 @@
 #include "host/spec/uid.h"
 #include "host/workload/names.h"
 #include "jobhost/version.h"
+#include "tests/cli/cli_test_util.h"
 
 namespace jobhost::cli {
 namespace {
-
-struct Run {
-  int rc;
-  std::string out, err;
-};
-
-Run run(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  int rc = runCli(args, {out, err});
-  return {rc, out.str(), err.str()};
-}
-
-std::string writeTemp(const std::string& name, const std::string& text) {
-  std::string path = ::testing::TempDir() + name;
-  std::ofstream(path) << text;
-  return path;
-}
 
 std::string example(const std::string& name) { return std::string(JOBHOST_SOURCE_DIR) + "/examples/jobs/" + name; }
 
@@ -229,6 +213,28 @@ status: {state: Closed}
   EXPECT_NE(r.out.find(badSecret + ":4:11: data.t: is not base64: illegal base64 data at input byte 2\n"),
             std::string::npos)
       << r.out;
+}
+
+// A Kubernetes Job (batch/v1) is another kind: skipped with a note like a Service, while a Job of a
+// mistyped Volcano apiVersion is still reported.
+TEST(Cli, AKubernetesBatchJobIsSkippedWithANote) {
+  const std::string k8sJob = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: plain}\n"
+                             "spec: {template: {spec: {containers: [{name: c, image: busybox}]}}}\n";
+  const std::string queue = "---\napiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: team}\n";
+  auto mixed = writeTemp("k8s-and-volcano.yaml", k8sJob + queue + kQueuedJob);
+  auto only = writeTemp("k8s-only.yaml", k8sJob);
+  const std::string volcanoJob(kQueuedJob);
+  auto typo = writeTemp("typo.yaml", "apiVersion: batch.volcano.sh/v1\n" + volcanoJob.substr(volcanoJob.find("kind:")));
+
+  const cli::Run mixedRun = run({"validate", mixed}), onlyRun = run({"validate", only}), typoRun = run({"validate", typo});
+  EXPECT_EQ(std::vector<int>({mixedRun.rc, onlyRun.rc, typoRun.rc}), std::vector<int>({kOk, kInputError, kInputError}));
+  EXPECT_TRUE(contains(mixedRun.out, mixed + ":2:7: note: skipped Job \"plain\" (batch/v1): only Volcano Jobs, Queues, "
+                                             "ConfigMaps and Secrets are read from job files\n"))
+      << mixedRun.out;
+  EXPECT_TRUE(contains(onlyRun.out, only + ": no job found; expected a Volcano Job (batch.volcano.sh/v1alpha1); it "
+                                           "holds only Job \"plain\""))
+      << onlyRun.out;
+  EXPECT_TRUE(contains(typoRun.out, "apiVersion: must be \"batch.volcano.sh/v1alpha1\"")) << typoRun.out;
 }
 
 // A job exported from a cluster (kubectl get -o yaml) carries its status; creating it again starts
