@@ -18,12 +18,8 @@ bool isVolcanoQueue(const OtherObject& o) {
   return o.kind == "Queue" && o.apiVersion.rfind("scheduling.volcano.sh/", 0) == 0 && !o.name.empty();
 }
 
-/// What a job file declares besides its jobs: Queues (they join the admission config, replacing
-/// the config's of that name) and ConfigMaps and Secrets by namespace (run creates them).
-struct Declared {
-  AdmissionConfig admission;
-  std::map<std::string, Components> objects;
-};
+/// ConfigMaps and Secrets a job file declares, by namespace (run creates them).
+using Declared = std::map<std::string, Components>;
 
 /// Decodes a ConfigMap or Secret into `objects` under its namespace, which it returns.
 Expected<std::string> declareObject(const OtherObject& o, std::map<std::string, Components>& objects) {
@@ -42,15 +38,16 @@ Expected<std::string> declareObject(const OtherObject& o, std::map<std::string, 
   return ns;
 }
 
-/// Reads the file's other objects as if the file had been applied, with a note for each; an error
-/// names the field of a ConfigMap or Secret the API server would reject.
-Expected<Declared> readDeclared(const AdmissionConfig& admission, const std::vector<OtherObject>& others,
+/// Reads the file's other objects as if the file had been applied, with a note for each: Queues
+/// join `admission` (replacing one of that name). An error names the field of a ConfigMap or Secret
+/// the API server would reject.
+Expected<Declared> readDeclared(AdmissionConfig& admission, const std::vector<OtherObject>& others,
                                 std::ostream& notes) {
-  Declared out{admission, {}};
+  Declared out;
   for (const auto& o : others) {
     const std::string where = o.source.where("kind");
     if (o.kind == "ConfigMap" || o.kind == "Secret") {
-      auto ns = declareObject(o, out.objects);
+      auto ns = declareObject(o, out);
       if (!ns) return Expected<Declared>::failure(ns.error());
       notes << where << ": note: " << o.kind << " \"" << o.name << "\" declared for this file's jobs (namespace "
             << *ns << ")\n";
@@ -63,10 +60,10 @@ Expected<Declared> readDeclared(const AdmissionConfig& admission, const std::vec
     }
     QueueConfig q{o.name, stringAt(o.source.doc, {"status", "state"}), stringAt(o.source.doc, {"spec", "parent"})};
     if (q.state.empty()) q.state = "Open";
-    std::erase_if(out.admission.queues, [&](const QueueConfig& c) { return c.name == q.name; });
+    std::erase_if(admission.queues, [&](const QueueConfig& c) { return c.name == q.name; });
     notes << where << ": note: queue \"" << q.name << "\" (" << q.state << ", parent "
           << (q.parent.empty() ? "root" : q.parent) << ") declared for this file's jobs\n";
-    out.admission.queues.push_back(std::move(q));
+    admission.queues.push_back(std::move(q));
   }
   return out;
 }
@@ -88,7 +85,7 @@ AdmissionResult admitNamed(JobDocument& doc, const AdmissionConfig& admission, s
 }  // namespace
 
 Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const HostConfig& config,
-                                                const AdmissionConfig& admission, std::ostream& notes) {
+                                                AdmissionConfig& admission, std::ostream& notes) {
   using R = Expected<std::vector<AdmittedJob>>;
   std::vector<OtherObject> others;
   auto docs = loadJobs(path, &others);
@@ -106,13 +103,13 @@ Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const H
       a.document.job.status = JobStatus{};
     }
     a.defaults = mutateJob(a.document.job, MutationConfig{config.schedulerNames});
-    a.admission = admitNamed(a.document, declared->admission, notes);
+    a.admission = admitNamed(a.document, admission, notes);
     jobNamespaces.insert(a.document.job.metadata.namespace_);
-    if (auto it = declared->objects.find(a.document.job.metadata.namespace_); it != declared->objects.end())
+    if (auto it = declared->find(a.document.job.metadata.namespace_); it != declared->end())
       a.objects = it->second;
     out.push_back(std::move(a));
   }
-  for (const auto& [ns, objects] : declared->objects)
+  for (const auto& [ns, objects] : *declared)
     if (!jobNamespaces.count(ns))
       notes << path << ": note: no job of this file runs in namespace " << ns << ", so jobhost run does not create "
             << "its ConfigMaps and Secrets; set their metadata.namespace to the job's\n";
@@ -145,7 +142,8 @@ std::optional<HostSetup> loadHostSetup(const Args& args, Streams io, int* exitCo
 
 std::optional<AdmittedJob> admitSingleJob(const std::string& command, const std::string& path,
                                           const HostSetup& host, Streams io, int* exitCode) {
-  auto jobs = admitJobFile(path, host.config, host.admission, io.err);
+  AdmissionConfig admission = host.admission;
+  auto jobs = admitJobFile(path, host.config, admission, io.err);
   if (!jobs) {
     io.err << jobs.error() << "\n";
     *exitCode = kInputError;

@@ -23,10 +23,11 @@ struct AdmittedJob {
 
 /// Loads every job of `path`, mutates and validates each. Fails only when the file cannot be read
 /// or parsed, or when a ConfigMap or Secret in it is invalid (the message names file:line:column).
-/// Queues the file declares (Volcano `Queue` objects) join the config's for admission; ConfigMaps
+/// Queues the file declares (Volcano `Queue` objects) join `admission`'s, replacing one of the same
+/// name, so a later file admitted with it sees them as after `kubectl apply -f a -f b`; ConfigMaps
 /// and Secrets go with the jobs of their namespace; other kinds are skipped. Each gets a line on `notes`.
 Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const HostConfig& config,
-                                                const AdmissionConfig& admission, std::ostream& notes);
+                                                AdmissionConfig& admission, std::ostream& notes);
 
 /// One line per error: "<file>:<line>:<col>: <field>: <message>", then warnings.
 void printFindings(const AdmittedJob& job, std::ostream& out);

@@ -52,6 +52,10 @@ int renderCommand(const Args& args, Streams io) {
     io.err << jobs.error() << "\n";
     return kInputError;
   }
+  if (jobs->empty()) {  // a queues-only file
+    io.err << "jobhost render: " << args.positionals[0] << " holds no job; render takes one or more\n";
+    return kInputError;
+  }
   PluginJobPlugins plugins(host->registry, config->priorityClasses);
   rapidjson::Document list(rapidjson::kObjectType);
   auto& a = list.GetAllocator();

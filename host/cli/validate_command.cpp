@@ -17,7 +17,7 @@ int validateCommand(const Args& args, Streams io) {
   auto host = loadHostSetup(args, io, &rc);
   if (!host) return rc;
   const HostConfig* config = &host->config;
-  const AdmissionConfig admission = host->admission;
+  AdmissionConfig admission = host->admission;  // gathers the Queues of each file for the next
   bool allPassed = true, allRead = true;
   for (const auto& file : args.positionals) {
     auto jobs = admitJobFile(file, *config, admission, io.out);

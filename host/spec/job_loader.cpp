@@ -2,6 +2,7 @@
 // positions to job-relative paths), and decoding each job.
 #include "host/spec/job_loader.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "host/spec/job_decode.h"
@@ -103,7 +104,10 @@ Result parseJobs(std::string_view text, std::string file, std::vector<OtherObjec
       jobs.push_back({std::move(*job), std::move(source)});
     }
   }
-  if (jobs.empty()) {
+  const bool declaresQueue = others != nullptr && std::any_of(others->begin(), others->end(), [](const OtherObject& o) {
+    return o.kind == "Queue" && o.apiVersion.starts_with("scheduling.volcano.sh/");
+  });
+  if (jobs.empty() && !declaresQueue) {
     std::string found;
     if (others != nullptr)
       for (const auto& o : *others) found += (found.empty() ? "; it holds only " : ", ") + o.kind + " \"" + o.name + "\"";

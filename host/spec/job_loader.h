@@ -28,7 +28,8 @@ struct OtherObject {
 /// Decodes every job in `text`. JSON when the first non-space character is '{' or '[', else YAML
 /// (multi-document). Each document may be a Job, an array of Jobs, or a List/JobList with `items`.
 /// With `others`, an object whose `kind` is not Job is moved there instead of being an error, as
-/// `kubectl apply -f` takes a Queue beside a Job. The first error wins; no job at all is an error.
+/// `kubectl apply -f` takes a Queue beside a Job. The first error wins; no job at all is an error
+/// unless the file declares a Volcano Queue (a queues file, for the job files after it).
 Expected<std::vector<JobDocument>> parseJobs(std::string_view text, std::string file,
                                              std::vector<OtherObject>* others = nullptr);
 

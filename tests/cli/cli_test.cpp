@@ -215,6 +215,22 @@ status: {state: Closed}
       << r.out;
 }
 
+// `kubectl apply -f queues.yaml -f jobs.yaml`: a Queue of an earlier file exists for the jobs of
+// the files after it, not before.
+TEST(Cli, ValidateCarriesAFilesQueuesToTheFilesAfterIt) {
+  auto queues = writeTemp("queues-only.yaml", "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: team}\n");
+  auto jobs = writeTemp("queued-job.yaml", kQueuedJob);
+  const cli::Run inOrder = run({"validate", queues, jobs}), reversed = run({"validate", jobs, queues});
+  EXPECT_EQ(std::vector<int>({inOrder.rc, reversed.rc}), std::vector<int>({kOk, kRejected}));
+  EXPECT_TRUE(contains(inOrder.out, queues + ":2:7: note: queue \"team\" (Open, parent root) declared")) << inOrder.out;
+  EXPECT_TRUE(contains(inOrder.out, jobs + ": job default/queued: valid\n")) << inOrder.out;
+  EXPECT_TRUE(contains(reversed.out, jobs + ": job default/queued: rejected (1 error)\n")) << reversed.out;
+  EXPECT_TRUE(contains(reversed.out, "unable to find job queue")) << reversed.out;
+  const cli::Run render = run({"render", queues});
+  EXPECT_EQ(render.rc, kInputError);
+  EXPECT_TRUE(contains(render.err, "jobhost render: " + queues + " holds no job; render takes one or more\n")) << render.err;
+}
+
 // A Kubernetes Job (batch/v1) is another kind: skipped with a note like a Service, while a Job of a
 // mistyped Volcano apiVersion is still reported.
 TEST(Cli, AKubernetesBatchJobIsSkippedWithANote) {
