@@ -29,6 +29,20 @@ TEST(AuditSimulateScript, DuplicateKeysAreErrors) {
   EXPECT_EQ(parseError("pods: {[a, b]: {runFor: 1s}}\n"), "s.yaml:1:8: pods: expected a name as the key");
 }
 
+TEST(AuditSimulateScript, AnEventIsExactlyOneAction) {
+  EXPECT_EQ(parseError("events:\n  - {at: 1s, loseNode: 1, restoreNode: 1}\n"),
+            "s.yaml:2:5: events[0]: needs exactly one of evict, command, loseNode, restoreNode");
+  EXPECT_EQ(parseError("events:\n  - {at: 1s}\n"), "s.yaml:2:5: events[0]: needs exactly one of evict, command, loseNode, restoreNode");
+  EXPECT_EQ(parseError("events:\n  - {at: 1s, restoreNode: -1}\n"),
+            "s.yaml:2:27: events[0].restoreNode: expected an integer between 0 and 100000, got \"-1\"");
+  auto s = parseSimulationScript("events:\n  - {at: 2s, restoreNode: 1}\n  - {at: 1s, loseNode: 1}\n", "s.yaml");
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_EQ(s->events[0].kind, ScriptEvent::Kind::LoseNode);
+  EXPECT_EQ(s->events[1].kind, ScriptEvent::Kind::RestoreNode);
+  EXPECT_EQ(s->events[1].node, 1);
+  EXPECT_EQ(s->events[1].where, "s.yaml:2:27");
+}
+
 TEST(AuditSimulateScript, TargetKeysOnlyOnTheCommandsThatTakeThem) {
   EXPECT_EQ(parseError("events:\n  - {at: 1s, command: AbortJob, task: worker}\n"),
             "s.yaml:2:39: events[0].task: AbortJob takes no task:");
@@ -71,6 +85,9 @@ TEST(AuditSimulateScript, NamesAreCheckedAgainstTheJob) {
   EXPECT_EQ(checkError("events:\n  - {at: 1s, command: RestartPartition, task: worker, partition: 2}\n"), "(valid)");
   EXPECT_EQ(checkError("events:\n  - {at: 1s, loseNode: 4}\n"),
             "s.yaml:2:24: events[0].loseNode: the cluster has nodes 0 .. 3");
+  EXPECT_EQ(checkError("events:\n  - {at: 1s, restoreNode: 7}\n"),
+            "s.yaml:2:27: events[0].restoreNode: the cluster has nodes 0 .. 3");
+  EXPECT_EQ(checkError("events:\n  - {at: 1s, restoreNode: 2}\n"), "(valid)");  // not lost: changes nothing
   // The script's own cluster counts, not the config's.
   EXPECT_EQ(checkError("cluster: {nodes: 6}\nevents:\n  - {at: 1s, loseNode: 5}\n"), "(valid)");
   EXPECT_EQ(checkError(R"(

@@ -160,11 +160,17 @@ TEST(GangTimeout, PodPendingPolicyAbortsTheJobThatCannotBePlaced) {
   EXPECT_NE(lines[6].find(R"("t_ms":60000})"), std::string::npos);
 }
 
-TEST(GangTimeout, UnknownPolicyRestartsTheJobWhenItsGangBreaks) {
+/// Two 2.5-CPU workers on two 4-CPU nodes with `Unknown -> RestartJob`; node 1 is lost at 40 s,
+/// then `laterEvents` (script event lines) happen, until `until`.
+std::vector<std::string> brokenGang(const std::string& laterEvents, const std::string& until) {
   Job job = makeJob("gang", {{"worker", 2}});
   job.spec.policies = {onEvent("Unknown", "RestartJob")};
-  auto lines = simulate(job, "cluster: {nodes: 2, cpu: 4, memory: 8Gi}\ndefaults: {runFor: forever}\n"
-                             "events:\n  - {at: 40s, loseNode: 1}\nuntil: 50s\n");
+  return simulate(job, "cluster: {nodes: 2, cpu: 4, memory: 8Gi}\ndefaults: {runFor: forever}\n"
+                       "events:\n  - {at: 40s, loseNode: 1}\n" + laterEvents + "until: " + until + "\n");
+}
+
+TEST(GangTimeout, UnknownPolicyRestartsTheJobWhenItsGangBreaks) {
+  auto lines = brokenGang("", "50s");
   ASSERT_EQ(lines.size(), 4u);
   // Node 1 goes at 40 s, past the gang's 30 s deadline: Unknown with one of two pods running.
   EXPECT_EQ(lines[0], R"({"t_ms":40000,"podGroup":"gang-<uid>","phase":"Unknown","condition":"Unschedulable",)"
@@ -180,6 +186,22 @@ TEST(GangTimeout, UnknownPolicyRestartsTheJobWhenItsGangBreaks) {
                       R"j(cluster's capacity (cpu 4, memory 8Gi, gpu 0)"})j");
   EXPECT_NE(lines[3].find(R"("phase":"Restarting")"), std::string::npos);
   EXPECT_NE(lines[3].find(R"("t_ms":50000})"), std::string::npos);
+}
+
+// The node comes back (an untainted node): the restarted gang's minResources fit again, so its pods
+// are created at 60 s, bound, and running at 61 s; no further report.
+TEST(GangTimeout, ARestoredNodeLetsTheRestartedGangRun) {
+  auto lines = brokenGang("  - {at: 60s, restoreNode: 1}\n", "70s");
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_NE(lines[2].find(R"("reason":"NotEnoughResources")"), std::string::npos) << lines[2];
+  EXPECT_EQ(lines[3].rfind(R"({"final":{"state":{"phase":"Running","reason":"","message":"",)"
+                           R"("lastTransitionTime":"1970-01-01T00:01:01Z"},)", 0),
+            0u)
+      << lines[3];
+  EXPECT_NE(lines[3].find(R"("running":2,"succeeded":0,"failed":0,"terminating":0,"unknown":0,"version":1,"retryCount":1,)"),
+            std::string::npos)
+      << lines[3];
+  EXPECT_NE(lines[3].find(R"({"status":"Pending","lastTransitionTime":"1970-01-01T00:01:00Z"})"), std::string::npos);
 }
 
 }  // namespace

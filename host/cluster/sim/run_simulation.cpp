@@ -45,6 +45,7 @@ Status runSimulation(const Job& job, const SimulationScript& script, JobPlugins&
       switch (ev.kind) {
         case ScriptEvent::Kind::Evict: sim.evictPod(ns, ev.pod); break;
         case ScriptEvent::Kind::LoseNode: sim.loseNode(ev.node); break;
+        case ScriptEvent::Kind::RestoreNode: sim.restoreNode(ev.node); break;
         case ScriptEvent::Kind::Command: {
           Command cmd{ns, name, ev.command, ev.task, ev.pod, ev.partition};
           (void)controller.issueCommand(cmd);

@@ -93,8 +93,9 @@ Status validateSimulationScript(const SimulationScript& script, const Job& job, 
         if (!names.taskOfPod(ev->pod)) return error(ev->where, field + ".evict", names.noPod(ev->pod));
         break;
       case ScriptEvent::Kind::LoseNode:
+      case ScriptEvent::Kind::RestoreNode:
         if (ev->node >= nodes)
-          return error(ev->where, field + ".loseNode",
+          return error(ev->where, field + (ev->kind == ScriptEvent::Kind::LoseNode ? ".loseNode" : ".restoreNode"),
                        nodes == 1 ? "the cluster has node 0 only" : "the cluster has nodes 0 .. " + std::to_string(nodes - 1));
         break;
       case ScriptEvent::Kind::Command:  // targets are the controller's: an unknown one is a no-op

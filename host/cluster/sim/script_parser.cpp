@@ -168,14 +168,19 @@ class Parser {
       const YAML::Node e = n[i];
       std::string field = indexPath("events", i);
       expectMap(e, field);
-      allowKeys(e, field, {"at", "evict", "command", "task", "pod", "partition", "loseNode"});
+      allowKeys(e, field, {"at", "evict", "command", "task", "pod", "partition", "loseNode", "restoreNode"});
       if (!e["at"]) fail(e, field + ".at", "required (virtual time from submit, e.g. 12s)");
       ScriptEvent ev;
       ev.index = i;
       ev.atMs = duration(e["at"], field + ".at");
-      int kinds = (e["evict"] ? 1 : 0) + (e["command"] ? 1 : 0) + (e["loseNode"] ? 1 : 0);
-      if (kinds != 1) fail(e, field, "needs exactly one of evict, command, loseNode");
-      ev.where = where(e["evict"] ? e["evict"] : e["command"] ? e["command"] : e["loseNode"]);
+      const char* kind = nullptr;
+      for (const char* k : {"evict", "command", "loseNode", "restoreNode"})
+        if (e[k]) {
+          if (kind != nullptr) fail(e, field, "needs exactly one of evict, command, loseNode, restoreNode");
+          kind = k;
+        }
+      if (kind == nullptr) fail(e, field, "needs exactly one of evict, command, loseNode, restoreNode");
+      ev.where = where(e[kind]);
       if (auto v = e["evict"]) {
         ev.kind = ScriptEvent::Kind::Evict;
         ev.pod = scalar(v, field + ".evict");
@@ -214,8 +219,8 @@ class Parser {
                  "expected a partition number such as 0 or 1, got \"" + ev.partition + "\"");
         }
       } else {
-        ev.kind = ScriptEvent::Kind::LoseNode;
-        ev.node = static_cast<int>(integer(e["loseNode"], field + ".loseNode", 0, 100000));
+        ev.kind = std::string_view(kind) == "loseNode" ? ScriptEvent::Kind::LoseNode : ScriptEvent::Kind::RestoreNode;
+        ev.node = static_cast<int>(integer(e[kind], field + "." + kind, 0, 100000));
       }
       if (ev.kind != ScriptEvent::Kind::Command && (e["task"] || e["partition"] || e["pod"]))
         fail(e, field, "task:, pod: and partition: belong to command events");

@@ -79,9 +79,10 @@ class SimCluster final : public ClusterBackend, public LaneSource {
   bool schedule();
 
   /// Script actions, applied at the next deliver(): evict (delete) a pod; lose a node (its pods are
-  /// deleted and its capacity is gone).
+  /// deleted and its capacity is gone); restore a lost node (back empty, with all its capacity).
   void evictPod(const std::string& ns, const std::string& name);
   void loseNode(int index);
+  void restoreNode(int index);
   /// Pre-creates a PVC (claims a job names must exist).
   void addPvc(const std::string& ns, const std::string& name);
   /// The next `count` pod creations fail with a server error (tests of retries).
@@ -161,11 +162,11 @@ class SimCluster final : public ClusterBackend, public LaneSource {
     uint64_t seen = 0;      // Members::changed at the last pass
   };
   struct Due {
-    enum class Kind { Start, Ready, Restart, Exit, Evict, LoseNode };
+    enum class Kind { Start, Ready, Restart, Exit, Evict, LoseNode, RestoreNode };
     Kind kind;
     uint64_t pod = 0;  // the pod incarnation's seq (Start, Ready, Restart, Exit)
     std::string key;   // Evict: the pod key
-    int node = 0;      // LoseNode
+    int node = 0;      // LoseNode, RestoreNode
     static Due of(Kind kind, uint64_t pod) { return Due{kind, pod, {}, 0}; }
   };
   /// A job's share of the cluster. `mutex` guards everything in it, including the state of its

@@ -35,6 +35,11 @@ void SimCluster::loseNode(int index) {
   scriptActions_.push_back(Due{Due::Kind::LoseNode, 0, "", index});
 }
 
+void SimCluster::restoreNode(int index) {
+  std::lock_guard lock(mutex_);
+  scriptActions_.push_back(Due{Due::Kind::RestoreNode, 0, "", index});
+}
+
 void SimCluster::failPodCreates(int count) { failCreates_ = count; }
 
 bool SimCluster::refusePodWrites(const std::string& ns, const std::string& name, bool patches, bool deletes) {
@@ -118,6 +123,7 @@ void SimCluster::applyDue(Lane& lane, const Due& due) {
       break;
     case Due::Kind::Evict:
     case Due::Kind::LoseNode:
+    case Due::Kind::RestoreNode:
       break;
   }
 }
@@ -130,8 +136,13 @@ void SimCluster::applyScriptAction(const Due& action) {
   {
     std::lock_guard lock(nodesMutex_);
     const auto n = static_cast<size_t>(action.node);
-    if (action.node < 0 || n >= nodes_.size() || nodes_[n].lost) return;
-    nodes_[n].lost = true;
+    const bool lose = action.kind == Due::Kind::LoseNode;
+    if (action.node < 0 || n >= nodes_.size() || nodes_[n].lost == lose) return;
+    nodes_[n].lost = lose;
+    if (!lose) {  // back empty: its pods were deleted when it was lost
+      dirty_ = true;
+      return;
+    }
   }
   std::vector<std::pair<std::string, Lane*>> doomed;
   for (auto& lane : lanes_)

@@ -29,16 +29,16 @@ struct PodBehaviourOverride {
 PodBehaviour applyOverride(PodBehaviour base, const PodBehaviourOverride& override);
 
 struct ScriptEvent {
-  enum class Kind { Evict, Command, LoseNode };
+  enum class Kind { Evict, Command, LoseNode, RestoreNode };
   int64_t atMs = 0;
   Kind kind = Kind::Evict;
   std::string pod;        // Evict; Command RestartPod
   std::string command;    // Command: AbortJob ResumeJob RestartJob TerminateJob CompleteJob RestartTask ...
   std::string task;       // Command RestartTask / RestartPartition (and optionally RestartPod)
   std::string partition;  // Command RestartPartition
-  int node = 0;           // LoseNode: index into the cluster's nodes (node-<i>)
+  int node = 0;           // LoseNode, RestoreNode: index into the cluster's nodes (node-<i>)
   size_t index = 0;       // its place in the script's `events` list (before sorting)
-  std::string where;      // "<file>:<line>:<column>" of its evict / command / loseNode value
+  std::string where;      // "<file>:<line>:<column>" of its evict / command / loseNode / restoreNode value
 };
 
 struct SimulationScript {
@@ -59,7 +59,7 @@ Expected<SimulationScript> parseSimulationScript(std::string_view text, const st
 Expected<SimulationScript> loadSimulationScript(const std::string& path);
 
 /// Checks the names a parsed script scripts against the (defaulted) job and the cluster it runs on:
-/// `pods:` keys and `evict:` must be pods of the job (`<job>-<task>-<index>`), `loseNode:` an index
+/// `pods:` keys and `evict:` must be pods of the job (`<job>-<task>-<index>`), `loseNode:` and `restoreNode:` an index
 /// below the node count (`script.cluster`, else `cluster`). Command targets are not checked: the
 /// controller handles an unknown task, pod or partition as Volcano does (spec §5.1). Errors read
 /// "<file>:<line>:<column>: <field>: <what is wrong>".
