@@ -17,8 +17,9 @@ std::string generatedName(std::string_view prefix);
 
 /// On create: when `meta.name` is empty and `generateName` is not, names the object from it.
 /// Returns ValidateObjectMeta's errors for a namespaced custom resource: an invalid generateName
-/// (a DNS-1123 subdomain, a trailing '-' allowed) at metadata.generateName, and neither name nor
-/// generateName at metadata.name. The API server rejects an object with any before admission.
+/// (a DNS-1123 subdomain, a trailing '-' allowed) at metadata.generateName; at metadata.name,
+/// neither name nor generateName, or a name that is not a DNS-1123 subdomain. The API server
+/// rejects an object with any before admission.
 std::vector<FieldError> nameOnCreate(ObjectMeta& meta, std::string_view generateName);
 
 }  // namespace jobhost

@@ -69,17 +69,22 @@ Expected<Declared> readDeclared(AdmissionConfig& admission, const std::vector<Ot
 }
 
 /// Names the job as the API server does on create (metadata.generateName, with a note), then runs
-/// admission. A naming error rejects the job before admission, as the API server does.
+/// admission. The API server's naming errors reject the job and come first; admission's findings
+/// follow when there is a name to admit (on a cluster the webhook would not run at all).
 AdmissionResult admitNamed(JobDocument& doc, const AdmissionConfig& admission, std::ostream& notes) {
   ObjectMeta& meta = doc.job.metadata;
   const std::string generateName = stringAt(doc.source.doc, {"metadata", "generateName"});
   const bool generating = meta.name.empty() && !generateName.empty();
   auto namingErrors = nameOnCreate(meta, generateName);
-  if (!namingErrors.empty()) return AdmissionResult{false, {}, std::move(namingErrors), {}};
-  if (generating)
+  if (meta.name.empty()) return AdmissionResult{false, {}, std::move(namingErrors), {}};
+  if (generating && namingErrors.empty())
     notes << doc.source.where("metadata.generateName") << ": note: the job is named \"" << meta.name
           << "\" from metadata.generateName, as the API server names it on create\n";
-  return validateJobCreate(doc.job, admission);
+  AdmissionResult result = validateJobCreate(doc.job, admission);
+  if (namingErrors.empty()) return result;
+  result.allowed = false;
+  result.errors.insert(result.errors.begin(), namingErrors.begin(), namingErrors.end());
+  return result;
 }
 
 }  // namespace

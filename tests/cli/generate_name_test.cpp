@@ -1,5 +1,5 @@
-// metadata.generateName: a job file without a name is named as the API server names a new object
-// (prefix cut to 58 bytes + 5 characters of apimachinery's alphabet) before admission and the run.
+// The API server's naming on create: a job without a name is named from metadata.generateName (prefix
+// cut to 58 bytes + 5 characters of apimachinery's alphabet), and names must be DNS-1123 subdomains.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -68,18 +68,42 @@ TEST(GenerateName, NeitherNameNorGenerateNameIsTheApiServersRequiredErrorAlone) 
                        ":4:3: metadata.name: Required value: name or generateName is required\n");
 }
 
-TEST(GenerateName, AnInvalidPrefixIsReportedAtGenerateName) {
+const std::string kSubdomainRule =
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and "
+    "end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+TEST(GenerateName, AnInvalidPrefixIsReportedAtGenerateNameAndTheNameMadeFromIt) {
   auto file = jobFile("bad-prefix.yaml", "  generateName: Train_\n");
   auto r = run({"validate", file});
   EXPECT_EQ(r.rc, kRejected) << r.out;
-  EXPECT_EQ(r.out, file + ": job default/Train_" + r.out.substr(file.size() + 20, 5) + ": rejected (1 error)\n" + file +
-                       ":4:17: metadata.generateName: Invalid value: \"Train_\": a lowercase RFC 1123 "
-                              "subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
-                              "start and end with an alphanumeric character (e.g. 'example.com', regex used for "
-                              "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')\n");
+  const std::string name = r.out.substr(file.size() + 14, 11);  // after "<file>: job default/"
+  EXPECT_TRUE(std::regex_match(name, std::regex("Train_[bcdfghjklmnpqrstvwxz2456789]{5}"))) << r.out;
+  EXPECT_EQ(r.out, file + ": job default/" + name + ": rejected (2 errors)\n" +  //
+                       file + ":4:17: metadata.generateName: Invalid value: \"Train_\": " + kSubdomainRule + "\n" +
+                       file + ":4:3: metadata.name: Invalid value: \"" + name + "\": " + kSubdomainRule + "\n");
   // A trailing '-' is allowed (masked before the check); a lone '-' is not masked and is invalid.
   EXPECT_EQ(run({"validate", jobFile("dash-prefix.yaml", "  generateName: a-b-\n")}).rc, kOk);
   EXPECT_EQ(run({"validate", jobFile("lone-dash.yaml", "  generateName: \"-\"\n")}).rc, kRejected);
+}
+
+// The API server checks a custom resource's name as a DNS-1123 subdomain before any webhook; the
+// webhook's own name rule (a qualified name) still follows, as jobhost lists every error.
+TEST(GenerateName, AJobNameThatIsNoSubdomainIsTheApiServersErrorFirst) {
+  auto upper = jobFile("upper.yaml", "  name: Job1\n");
+  auto r = run({"validate", upper});
+  EXPECT_EQ(r.rc, kRejected) << r.out;
+  EXPECT_EQ(r.out, upper + ": job default/Job1: rejected (1 error)\n" + upper +
+                       ":4:9: metadata.name: Invalid value: \"Job1\": " + kSubdomainRule + "\n");
+  auto dash = jobFile("dash.yaml", "  name: -job\n");
+  r = run({"validate", dash});
+  EXPECT_EQ(r.rc, kRejected) << r.out;
+  EXPECT_EQ(r.out.rfind(dash + ": job default/-job: rejected (3 errors)\n" + dash +
+                            ":4:9: metadata.name: Invalid value: \"-job\": " + kSubdomainRule + "\n",
+                        0),
+            0u)
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "metadata.name: create job with name -job validate failed")) << r.out;
 }
 
 }  // namespace
