@@ -194,7 +194,6 @@ void Controller::applyEvents(size_t worker, const std::vector<ClusterEvent>& eve
 bool Controller::podAdded(const PodState& pod, Request& req) {
   auto facts = factsOf(*pod.object);
   if (!facts) return false;
-  if (pod.deletionTimestamp) return podDeleted(pod, req);
   cache_.lockOrCreate(jobKeyOf(pod.namespace_(), *facts->jobName))->addPod(pod.name(), recordOf(pod, *facts));
   return podRequest(pod, *facts, facts->outOfSync ? events::OutOfSync : events::PodPending, req);
 }
@@ -204,7 +203,6 @@ bool Controller::podUpdated(const ClusterEvent& ev, Request& req) {
   if (pod.resourceVersion == ev.oldResourceVersion) return false;
   auto facts = factsOf(*pod.object);
   if (!facts) return false;
-  if (pod.deletionTimestamp) return podDeleted(pod, req);
   auto entry = cache_.lockExisting(jobKeyOf(pod.namespace_(), *facts->jobName));
   const PodRecord* record = nullptr;
   if (entry) {

@@ -264,6 +264,62 @@ TEST_F(PodEvents, OutOfSyncAnnotationOverridesEveryEvent) {
   EXPECT_EQ(lines[0].terminating, 1);            // ... and deleted
 }
 
+// volcano#4828, fixed by #4829: a pod whose deletion has begun stays cached and counts Terminating
+// until its delete event, so an aborted job stays Aborting while a pod is still shutting down.
+TEST_F(PodEvents, ATerminatingPodStaysCachedUntilItsDeleteSoAbortingWaitsForIt) {
+  run(makeJob("job", {{"worker", 2}}));
+  const PodState before = pod("job-worker-0");
+  PodState terminating = before;
+  auto lines = update(before, [&](PodState& s) {
+    s.deletionTimestamp = clock.now();
+    terminating = s;
+  });
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].request.event, "OutOfSync");  // not PodEvicted: the pod is not gone yet
+  EXPECT_EQ(lines[0].phase, JobPhase::Running);
+  EXPECT_EQ(std::vector<int32_t>({lines[0].running, lines[0].terminating}), std::vector<int32_t>({1, 1}));
+
+  auto abort = issue("AbortJob");
+  EXPECT_EQ(abort.phase, JobPhase::Aborting);
+  settle();
+  take();
+  EXPECT_EQ(phase(), JobPhase::Aborting);  // worker-1 is gone, worker-0 still terminating
+  EXPECT_EQ(status().terminating, 1);
+
+  ClusterEvent gone;
+  gone.type = ClusterEvent::Type::PodDeleted;
+  gone.pod = terminating;
+  controller->listener().onClusterEvents(std::span(&gone, 1));
+  settle();
+  auto evicted = takeEvent("PodEvicted");
+  ASSERT_EQ(evicted.size(), 1u);
+  EXPECT_EQ(evicted[0].request.podName, "job-worker-0");
+  EXPECT_EQ(phase(), JobPhase::Aborted);
+  EXPECT_EQ(status().terminating, 0);
+}
+
+// A pod first seen already terminating (say, on a relist after the cache lost it) is cached as
+// Terminating.
+TEST_F(PodEvents, APodAddedWhileTerminatingIsCachedAsTerminating) {
+  run(makeJob("job", {{"worker", 2}}));
+  PodState late = pod("job-worker-1");
+  late.deletionTimestamp = clock.now();
+  ClusterEvent ev;
+  ev.type = ClusterEvent::Type::PodDeleted;  // out of the cache first (the sim keeps the pod)
+  ev.pod = late;
+  controller->listener().onClusterEvents(std::span(&ev, 1));
+  settle();
+  take();
+  ev.type = ClusterEvent::Type::PodAdded;
+  ev.pod = late;  // the controller takes what an event holds
+  controller->listener().onClusterEvents(std::span(&ev, 1));
+  settle();
+  auto lines = take();
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines[0].request.event, "PodPending");
+  EXPECT_EQ(std::vector<int32_t>({lines[0].running, lines[0].terminating}), std::vector<int32_t>({1, 1}));
+}
+
 TEST_F(PodEvents, SameResourceVersionIsNoRequest) {
   run(makeJob("job", {{"worker", 1}}));
   PodState p = pod("job-worker-0");
