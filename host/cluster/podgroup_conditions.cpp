@@ -56,7 +56,7 @@ bool reportScheduleTimeout(std::vector<PodGroupCondition>& cs, int32_t minMember
 const PodGroupCondition* pendingCondition(const PodGroup& pg) {
   const PodGroupCondition* latest = nullptr;
   for (const auto& c : pg.status.conditions)
-    if (c.status == "True" && (!latest || c.lastTransitionTime >= latest->lastTransitionTime)) latest = &c;
+    if (c.status == "True" && (!latest || c.lastTransitionTime > latest->lastTransitionTime)) latest = &c;
   return latest && latest->type != "Scheduled" ? latest : nullptr;
 }
 

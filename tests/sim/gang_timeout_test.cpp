@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "../controller/controller_fixture.h"
+#include "host/cluster/podgroup_conditions.h"
 #include "host/cluster/sim/run_simulation.h"
 
 namespace jobhost::testing {
@@ -105,6 +106,19 @@ TEST(GangTimeout, GangBelowMinMemberPastItsDeadlineIsUnknownAndReported) {
                                                    "gang of 2 not placed within scheduleTimeoutSeconds 10 (1 started)",
                                                    10000}));
   EXPECT_EQ(rec.pgPhases, std::vector<std::string>({"Inqueue", "Running", "Unknown"}));
+}
+
+// Volcano's recordPodGroupEvent keeps the first True condition unless a later one is strictly newer
+// (time.After), and reports none when that one is Scheduled.
+TEST(GangTimeout, ThePendingConditionIsTheFirstOfTheNewestTrueOnes) {
+  PodGroup pg;
+  pg.status.conditions = {{"Unschedulable", "True", "NotEnoughResources", "a", 5000},
+                          {"Unschedulable", "True", "ScheduleTimeout", "b", 5000},
+                          {"Unschedulable", "False", "NotEnoughTasks", "c", 9000}};
+  ASSERT_NE(pendingCondition(pg), nullptr);
+  EXPECT_EQ(pendingCondition(pg)->reason, "NotEnoughResources");
+  pg.status.conditions.push_back({"Scheduled", "True", "tasks in gang are ready to be scheduled", "", 6000});
+  EXPECT_EQ(pendingCondition(pg), nullptr);
 }
 
 /// NoPluginJobPlugins plus the coscheduling plugin's scheduleTimeoutSeconds on the PodGroup.
