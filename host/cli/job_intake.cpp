@@ -14,10 +14,6 @@ namespace jobhost::cli {
 
 namespace {
 
-bool isVolcanoQueue(const OtherObject& o) {
-  return o.kind == "Queue" && o.apiVersion.rfind("scheduling.volcano.sh/", 0) == 0 && !o.name.empty();
-}
-
 /// ConfigMaps and Secrets a job file declares, by namespace (run creates them).
 using Declared = std::map<std::string, Components>;
 

@@ -78,6 +78,10 @@ bool takeOther(SourceDoc& source, std::vector<OtherObject>* others) {
 
 }  // namespace
 
+bool isVolcanoQueue(const OtherObject& o) {
+  return o.kind == "Queue" && o.apiVersion.starts_with("scheduling.volcano.sh/") && !o.name.empty();
+}
+
 Result parseJobs(std::string_view text, std::string file, std::vector<OtherObject>* others) {
   constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
   if (text.substr(0, kByteOrderMark.size()) == kByteOrderMark) text.remove_prefix(kByteOrderMark.size());
@@ -104,9 +108,7 @@ Result parseJobs(std::string_view text, std::string file, std::vector<OtherObjec
       jobs.push_back({std::move(*job), std::move(source)});
     }
   }
-  const bool declaresQueue = others != nullptr && std::any_of(others->begin(), others->end(), [](const OtherObject& o) {
-    return o.kind == "Queue" && o.apiVersion.starts_with("scheduling.volcano.sh/");
-  });
+  const bool declaresQueue = others != nullptr && std::any_of(others->begin(), others->end(), isVolcanoQueue);
   if (jobs.empty() && !declaresQueue) {
     std::string found;
     if (others != nullptr)

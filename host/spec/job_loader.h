@@ -25,6 +25,9 @@ struct OtherObject {
   SourceDoc source;
 };
 
+/// A named Volcano Queue (scheduling.volcano.sh): a file's Queues declare queues for its jobs.
+bool isVolcanoQueue(const OtherObject& o);
+
 /// Decodes every job in `text`. JSON when the first non-space character is '{' or '[', else YAML
 /// (multi-document). Each document may be a Job, an array of Jobs, or a List/JobList with `items`.
 /// With `others`, an object whose `kind` is not Job is moved there instead of being an error, as
