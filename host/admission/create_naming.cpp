@@ -5,6 +5,7 @@
 #include <random>
 
 #include "host/admission/field_errors.h"
+#include "host/admission/pod_template_validation.h"
 #include "host/workload/k8s_names.h"
 
 namespace jobhost {
@@ -37,10 +38,7 @@ std::vector<FieldError> nameOnCreate(ObjectMeta& meta, std::string_view generate
     if (meta.name.empty()) meta.name = generatedName(generateName);
     k8s::invalidEach(errs, "metadata.generateName", k8s::value(generateName), prefixErrors(generateName));
   }
-  if (meta.name.empty())
-    errs.push_back(k8s::required("metadata.name", "name or generateName is required"));
-  else
-    k8s::invalidEach(errs, "metadata.name", k8s::value(meta.name), k8s::isDNS1123Subdomain(meta.name));
+  k8s::validateObjectName(errs, meta.name);
   std::vector<FieldError> out;
   for (auto& e : errs) out.push_back({std::move(e.field), std::move(e.body)});
   return out;

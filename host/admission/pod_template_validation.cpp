@@ -130,12 +130,16 @@ void validatePodSpec(const PodSpec& spec, FieldErrs& out) {
 
 }  // namespace
 
-FieldErrs validatePodTemplate(const PodTemplateSpec& tpl, std::string_view name, std::string_view ns) {
-  FieldErrs out;
+void validateObjectName(FieldErrs& out, std::string_view name) {
   if (name.empty())
     out.push_back(required("metadata.name", "name or generateName is required"));
   else
     invalidEach(out, "metadata.name", value(name), isDNS1123Subdomain(name));
+}
+
+FieldErrs validatePodTemplate(const PodTemplateSpec& tpl, std::string_view name, std::string_view ns) {
+  FieldErrs out;
+  validateObjectName(out, name);
   if (!ns.empty()) invalidEach(out, "metadata.namespace", value(ns), isDNS1123Label(ns));
 
   for (const auto& [k, v] : tpl.metadata.labels) {

@@ -21,4 +21,8 @@ namespace jobhost::k8s {
 /// empty fields (restartPolicy Always, dnsPolicy ClusterFirst, port protocol TCP, ...).
 FieldErrs validatePodTemplate(const PodTemplateSpec& tpl, std::string_view name, std::string_view ns);
 
+/// ValidateObjectMeta's name rule with NameIsDNSSubdomain, at metadata.name: Required ("name or
+/// generateName is required") when empty, else the DNS-1123 subdomain errors.
+void validateObjectName(FieldErrs& out, std::string_view name);
+
 }  // namespace jobhost::k8s
