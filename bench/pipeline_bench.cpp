@@ -1,4 +1,4 @@
-// Pipeline benchmark: the six shipped plugins loaded from their .so files vs the same six linked
+// Pipeline benchmark: the shipped plugins loaded from their .so files vs the same plugins linked
 // into this binary (adoptPlugin), same job and pipeline; also with the plugin call deadline off.
 #include <benchmark/benchmark.h>
 
@@ -16,6 +16,9 @@ JOBHOST_DECLARE_STATIC_PLUGIN(svc);
 JOBHOST_DECLARE_STATIC_PLUGIN(ssh);
 JOBHOST_DECLARE_STATIC_PLUGIN(torch);
 JOBHOST_DECLARE_STATIC_PLUGIN(mpi);
+JOBHOST_DECLARE_STATIC_PLUGIN(tensorflow);
+JOBHOST_DECLARE_STATIC_PLUGIN(ray);
+JOBHOST_DECLARE_STATIC_PLUGIN(hcclrank);
 JOBHOST_DECLARE_STATIC_PLUGIN(coscheduling);
 
 namespace jobhost {
@@ -24,7 +27,7 @@ namespace {
 constexpr int kWorkers = 64;
 
 /// 1 master + 64 workers with pytorch, env, svc and coscheduling active (ssh's RSA key generation
-/// would swamp the plugin-call cost this measures; ssh and mpi are loaded but idle).
+/// would swamp the plugin-call cost this measures; the other shipped plugins are loaded but idle).
 Job benchJob() {
   std::ostringstream y;
   y << "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: bench, uid: u-1}\nspec:\n"
@@ -44,7 +47,8 @@ std::shared_ptr<Registry> staticRegistry(const HostConfig& config) {
   const std::map<std::string, jobhost_plugin_entry_fn> entries = {
       {"env", &jobhost_plugin_entry_env},     {"svc", &jobhost_plugin_entry_svc}, {"ssh", &jobhost_plugin_entry_ssh},
       {"torch", &jobhost_plugin_entry_torch}, {"mpi", &jobhost_plugin_entry_mpi},
-      {"coscheduling", &jobhost_plugin_entry_coscheduling}};
+      {"tensorflow", &jobhost_plugin_entry_tensorflow}, {"ray", &jobhost_plugin_entry_ray},
+      {"hcclrank", &jobhost_plugin_entry_hcclrank}, {"coscheduling", &jobhost_plugin_entry_coscheduling}};
   std::vector<RegisteredPlugin> plugins;
   for (const auto& entry : config.plugins) {
     RegisteredPlugin r;

@@ -1,5 +1,5 @@
 // Render benchmark: a 1-master + 256-worker pytorch job through admission, the pipeline, OnJobAdd
-// and OnPodCreate with all six shipped plugins loaded from their .so files (target < 20 ms).
+// and OnPodCreate with every shipped plugin loaded from its .so file (target < 20 ms).
 #include <benchmark/benchmark.h>
 
 #include <sstream>

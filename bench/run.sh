@@ -79,7 +79,7 @@ so = value(r"BM_PipelineJob/static:0/deadline:1(/.*)?", ips)
 st = value(r"BM_PipelineJob/static:1/deadline:1(/.*)?", ips)
 for label, pat in [("plugins from .so", "static:0/deadline:1"), ("plugins linked in", "static:1/deadline:1"),
                    ("from .so, pluginCallTimeout 0", "static:0/deadline:0")]:
-    check(f"pipeline: 65-pod pytorch job, six plugins, {label}", B("pipeline_bench"),
+    check(f"pipeline: 65-pod pytorch job, shipped plugins, {label}", B("pipeline_bench"),
           rf"BM_PipelineJob/{pat}(/.*)?", ips, "jobs/s", "-", lambda v: True)
 ratio("pipeline: throughput .so / static", B("pipeline_bench"), so, st, ">= 0.95", lambda r: r >= 0.95)
 ratio("pipeline: throughput deadline on / off (.so)", B("pipeline_bench"), so,

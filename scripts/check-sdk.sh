@@ -30,7 +30,7 @@ for f in libjobhost_sdk.so libjobhost_testing.so cmake/jobhost/jobhostConfig.cma
   cmake/jobhost/jobhostConfigVersion.cmake pkgconfig/jobhost.pc pkgconfig/jobhost-sdk.pc; do
   test -e "$libdir/$f" || fail "$f is not installed in $libdir"
 done
-for p in env svc ssh torch mpi coscheduling; do
+for p in env svc ssh torch mpi tensorflow ray hcclrank coscheduling; do
   test -e "$libdir/jobhost/plugins/libjobhost_$p.so" || fail "shipped plugin $p is not installed"
 done
 
@@ -176,8 +176,8 @@ grep -qF "plugin tiny: flag provided but not defined: -colour" "$tmp/pc/validate
 echo "check-sdk: rendering a TensorFlow job with the plugin enabled by config"
 cat >"$tmp/jobhost.json" <<JSON
 {
-  "pluginPath": ["$libdir/jobhost/plugins", "$tmp/example/plugins"],
-  "plugins": [{"name": "env"}, {"name": "svc"}, {"name": "tensorflow", "args": ["--port=2222"]}]
+  "pluginPath": ["$libdir/jobhost/plugins"],
+  "plugins": [{"name": "env"}, {"name": "svc"}, {"name": "tensorflow", "path": "$tf_so", "args": ["--port=2222"]}]
 }
 JSON
 "$prefix/bin/jobhost" render -o json --config "$tmp/jobhost.json" \

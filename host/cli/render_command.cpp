@@ -9,6 +9,7 @@
 #include "host/spec/encode.h"
 #include "host/spec/writers.h"
 #include "host/workload/names.h"
+#include "jobhost/volcano.h"
 
 namespace jobhost::cli {
 namespace {
@@ -20,7 +21,7 @@ void appendRendered(const RenderedJob& r, rapidjson::Value& items, JsonAllocator
     ObjectMeta meta;
     meta.name = volume.volumeClaimName;
     meta.namespace_ = r.job.metadata.namespace_;
-    meta.ownerReferences = {jobOwnerReference(r.job)};
+    meta.ownerReferences = {volcano::controllerRef(r.job)};
     items.PushBack(encodePersistentVolumeClaim(meta, *volume.volumeClaim, a), a);
   }
   items.PushBack(encodePodGroup(r.podGroup, a), a);

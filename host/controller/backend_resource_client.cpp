@@ -3,6 +3,7 @@
 #include "host/controller/backend_resource_client.h"
 
 #include "host/workload/names.h"
+#include "jobhost/volcano.h"
 
 namespace jobhost {
 namespace {
@@ -27,7 +28,7 @@ Status BackendResourceClient::apply(const Components& objects) {
     Components copy = objects;
     forEachMeta(copy, [&](ObjectMeta& m) {
       if (m.namespace_.empty()) m.namespace_ = job_.metadata.namespace_;
-      if (m.ownerReferences.empty()) m.ownerReferences.push_back(jobOwnerReference(job_));
+      if (m.ownerReferences.empty()) m.ownerReferences.push_back(volcano::controllerRef(job_));
     });
     st = backend_.applyObjects(job_.metadata.namespace_, copy);
   }

@@ -62,17 +62,6 @@ std::string jobVolumeName(const Job& job, std::string_view claimName) {
   return name;
 }
 
-OwnerReference jobOwnerReference(const Job& job) {
-  OwnerReference ref;
-  ref.apiVersion = "batch.volcano.sh/v1alpha1";
-  ref.kind = "Job";
-  ref.name = job.metadata.name;
-  ref.uid = job.metadata.uid;
-  ref.controller = true;
-  ref.blockOwnerDeletion = true;
-  return ref;
-}
-
 const std::string& podGroupJobName(const PodGroup& pg) {
   const std::string* job = &pg.metadata.name;
   for (const auto& ref : pg.metadata.ownerReferences)

@@ -28,10 +28,6 @@ std::string jobVolumeName(const Job& job, std::string_view claimName);
 /// the names tried for the job, so output is reproducible (the controller skips names in use).
 std::string generatedClaimName(const Job& job, uint64_t seq);
 
-/// The controller owner reference Volcano puts on everything it creates for a job
-/// (apiVersion batch.volcano.sh/v1alpha1, kind Job, controller and blockOwnerDeletion true).
-OwnerReference jobOwnerReference(const Job& job);
-
 /// The job a PodGroup belongs to: the name of its Job owner reference, else its own name.
 const std::string& podGroupJobName(const PodGroup& pg);
 /// The job named by a pod's volcano.sh/job-name annotation, or nullptr when it has none.

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "host/workload/names.h"
+#include "jobhost/volcano.h"
 
 namespace jobhost {
 namespace {
@@ -66,7 +67,7 @@ Pod podTemplate(const Job& job, const TaskSpec& task, const PodSet* podSet, cons
 
   Pod pod;
   pod.metadata.namespace_ = job.metadata.namespace_;
-  pod.metadata.ownerReferences.push_back(jobOwnerReference(job));
+  pod.metadata.ownerReferences.push_back(volcano::controllerRef(job));
   pod.metadata.labels = tpl.metadata.labels;
   pod.metadata.annotations = tpl.metadata.annotations;
   if (podSet) {

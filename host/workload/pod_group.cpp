@@ -5,6 +5,7 @@
 #include <string>
 
 #include "host/workload/names.h"
+#include "jobhost/volcano.h"
 
 namespace jobhost {
 namespace {
@@ -59,7 +60,7 @@ PodGroup buildPodGroup(const Job& job, const PriorityClassValues& priorityClasse
   pg.metadata.namespace_ = job.metadata.namespace_;
   pg.metadata.labels = job.metadata.labels;
   pg.metadata.annotations = job.metadata.annotations;
-  pg.metadata.ownerReferences.push_back(jobOwnerReference(job));
+  pg.metadata.ownerReferences.push_back(volcano::controllerRef(job));
 
   auto& spec = pg.spec;
   spec.minMember = job.spec.minAvailable;

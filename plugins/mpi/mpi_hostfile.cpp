@@ -23,16 +23,7 @@ std::optional<jobhost::ConfigMap> hostfileConfigMap(const jobhost::Job& job, con
   const jobhost::TaskSpec* worker = job.findTask(options.worker);
   if (job.findTask(options.master) == nullptr || worker == nullptr) return std::nullopt;
   jobhost::ConfigMap cm;
-  cm.metadata.name = hostfileConfigMapName(job);
-  cm.metadata.namespace_ = job.metadata.namespace_;
-  jobhost::OwnerReference owner;
-  owner.apiVersion = "batch.volcano.sh/v1alpha1";
-  owner.kind = "Job";
-  owner.name = job.metadata.name;
-  owner.uid = job.metadata.uid;
-  owner.controller = true;
-  owner.blockOwnerDeletion = true;
-  cm.metadata.ownerReferences.push_back(std::move(owner));
+  cm.metadata = jobhost::volcano::ownedBy(job, hostfileConfigMapName(job));
   const std::string slots = std::to_string(slotsPerHost(job, options));
   std::string text;
   for (const auto& task : job.spec.tasks) {

@@ -25,16 +25,7 @@ std::string sshConfigText(const jobhost::Job& job, int64_t port) {
 
 jobhost::Secret sshSecret(const jobhost::Job& job, const SshOptions& options, const SshKeyPair& generated) {
   jobhost::Secret secret;
-  secret.metadata.name = secretName(job);
-  secret.metadata.namespace_ = job.metadata.namespace_;
-  jobhost::OwnerReference owner;
-  owner.apiVersion = "batch.volcano.sh/v1alpha1";
-  owner.kind = "Job";
-  owner.name = job.metadata.name;
-  owner.uid = job.metadata.uid;
-  owner.controller = true;
-  owner.blockOwnerDeletion = true;
-  secret.metadata.ownerReferences.push_back(std::move(owner));
+  secret.metadata = jobhost::volcano::ownedBy(job, secretName(job));
   secret.type = "Opaque";
   const bool userKeys = !options.privateKey.empty();
   const std::string& publicKey = userKeys ? options.publicKey : generated.publicKeyLine;

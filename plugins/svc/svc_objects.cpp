@@ -7,21 +7,6 @@
 namespace svc {
 namespace {
 
-jobhost::ObjectMeta ownedBy(const jobhost::Job& job, std::string name) {
-  jobhost::ObjectMeta meta;
-  meta.name = std::move(name);
-  meta.namespace_ = job.metadata.namespace_;
-  jobhost::OwnerReference owner;
-  owner.apiVersion = "batch.volcano.sh/v1alpha1";
-  owner.kind = "Job";
-  owner.name = job.metadata.name;
-  owner.uid = job.metadata.uid;
-  owner.controller = true;
-  owner.blockOwnerDeletion = true;
-  meta.ownerReferences.push_back(std::move(owner));
-  return meta;
-}
-
 jobhost::StringMap jobPodLabels(const jobhost::Job& job) {
   jobhost::StringMap labels;
   labels.emplace(jobhost::keys::JobName, job.metadata.name);
@@ -35,14 +20,14 @@ std::string configMapName(const jobhost::Job& job) { return job.metadata.name + 
 
 jobhost::ConfigMap hostsConfigMap(const jobhost::Job& job) {
   jobhost::ConfigMap cm;
-  cm.metadata = ownedBy(job, configMapName(job));
+  cm.metadata = jobhost::volcano::ownedBy(job, configMapName(job));
   cm.data = hostsData(job);
   return cm;
 }
 
 jobhost::Service headlessService(const jobhost::Job& job, const SvcOptions& options) {
   jobhost::Service service;
-  service.metadata = ownedBy(job, job.metadata.name);
+  service.metadata = jobhost::volcano::ownedBy(job, job.metadata.name);
   service.spec.clusterIP = "None";
   service.spec.selector = jobPodLabels(job);
   service.spec.publishNotReadyAddresses = options.publishNotReadyAddresses;
@@ -51,7 +36,7 @@ jobhost::Service headlessService(const jobhost::Job& job, const SvcOptions& opti
 
 jobhost::NetworkPolicy jobNetworkPolicy(const jobhost::Job& job) {
   jobhost::NetworkPolicy policy;
-  policy.metadata = ownedBy(job, job.metadata.name);
+  policy.metadata = jobhost::volcano::ownedBy(job, job.metadata.name);
   policy.spec.podSelector.matchLabels = jobPodLabels(job);
   jobhost::NetworkPolicyPeer& peer = policy.spec.ingress.emplace_back().from.emplace_back();
   peer.podSelector = jobhost::LabelSelector{policy.spec.podSelector.matchLabels, {}};

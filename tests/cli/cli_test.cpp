@@ -1,5 +1,5 @@
 // CLI tests run the real command table in-process: help, version, exit codes, `plugins` listing
-// the six shipped .so files, `validate` output with file:line:column, config and load errors.
+// the shipped .so files, `validate` output with file:line:column, config and load errors.
 #include "host/cli/cli.h"
 
 #include <gtest/gtest.h>

@@ -7,12 +7,12 @@
 namespace jobhost {
 namespace {
 
-TEST(Config, BuiltInDefaultEnablesTheSixShippedPlugins) {
+TEST(Config, BuiltInDefaultEnablesEveryShippedPlugin) {
   auto c = defaultHostConfig();
   ASSERT_TRUE(c) << c.error();
   std::vector<std::string> names;
   for (const auto& p : c->plugins) names.push_back(p.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"env", "svc", "ssh", "torch", "mpi", "coscheduling"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"env", "svc", "ssh", "torch", "mpi", "tensorflow", "ray", "hcclrank", "coscheduling"}));
   EXPECT_EQ(c->plugins[3].aliases, (std::vector<std::string>{"pytorch"}));
   EXPECT_EQ(c->controller.workers, 3);
   EXPECT_EQ(c->controller.maxRequeue, 15);

@@ -7,6 +7,7 @@
 #include "host/controller/virtual_clock.h"
 #include "host/plugin/object_store.h"
 #include "host/workload/names.h"
+#include "jobhost/volcano.h"
 
 namespace jobhost {
 namespace {
@@ -70,7 +71,7 @@ TEST_F(BackendClient, OwnsObjectsThatLackNamespaceOrOwnerAndKeepsThoseThatHaveTh
   EXPECT_EQ(sim.getConfigMap("team-a", "owned")->metadata, owned.metadata);
   const ObjectMeta bare = sim.getConfigMap("team-a", "bare")->metadata;
   EXPECT_EQ(bare.namespace_, "team-a");
-  EXPECT_EQ(bare.ownerReferences, std::vector<OwnerReference>{jobOwnerReference(job)});
+  EXPECT_EQ(bare.ownerReferences, std::vector<OwnerReference>{volcano::controllerRef(job)});
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The negative suite for each of the six shipped plugins (jobhost::testing::runConformance): every
+// The negative suite for each shipped plugin (jobhost::testing::runConformance): every
 // plugin loaded from its .so with the plugins Volcano's mutation adds beside it, on a job naming it.
 #include <gtest/gtest.h>
 
@@ -13,8 +13,10 @@ struct Case {
   friend void PrintTo(const Case& c, std::ostream* os) { *os << c.plugin; }
 };
 
-// A master (1) and worker (2) job in team-a that names `plugin` in spec.plugins.
+// A master (1) and worker (2) job in team-a that names `plugin` in spec.plugins; ray's first task
+// is its head (each of its pods needs one).
 std::string jobNaming(const std::string& plugin) {
+  const std::string first = plugin == "ray" ? "head" : "master";
   return R"(
 apiVersion: batch.volcano.sh/v1alpha1
 kind: Job
@@ -23,7 +25,7 @@ spec:
   minAvailable: 3
   plugins: {)" + plugin + R"(: []}
   tasks:
-    - name: master
+    - name: )" + first + R"(
       replicas: 1
       template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox}]}}
     - name: worker
@@ -56,6 +58,8 @@ TEST_P(ShippedPluginConformance, PassesTheNegativeSuite) {
 INSTANTIATE_TEST_SUITE_P(Shipped, ShippedPluginConformance,
                          ::testing::Values(Case{"env", {"env"}}, Case{"svc", {"svc"}}, Case{"ssh", {"ssh"}},
                                            Case{"torch", {"svc", "torch"}}, Case{"mpi", {"svc", "ssh", "mpi"}},
+                                           Case{"tensorflow", {"svc", "tensorflow"}}, Case{"ray", {"svc", "ray"}},
+                                           Case{"hcclrank", {"hcclrank"}},
                                            Case{"coscheduling", {"coscheduling"}}),
                          [](const auto& info) { return info.param.plugin; });
 

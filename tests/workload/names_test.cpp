@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/workload/job_fixtures.h"
+#include "jobhost/volcano.h"
 
 namespace jobhost {
 namespace {
@@ -56,7 +57,7 @@ TEST(Names, GeneratedClaimNameIsJobPvcPlusTwelveBase36CharactersPerUidAndSeq) {
 
 TEST(Names, OwnerReferenceIsVolcanoJobController) {
   Job j = fixtures::job("train", {});
-  OwnerReference ref = jobOwnerReference(j);
+  OwnerReference ref = volcano::controllerRef(j);
   EXPECT_EQ(ref.apiVersion, "batch.volcano.sh/v1alpha1");
   EXPECT_EQ(ref.kind, "Job");
   EXPECT_EQ(ref.name, "train");

@@ -6,6 +6,7 @@
 
 #include "host/workload/names.h"
 #include "tests/workload/job_fixtures.h"
+#include "jobhost/volcano.h"
 
 namespace jobhost {
 namespace {
@@ -46,7 +47,7 @@ TEST(BuildPodGroup, Creation) {
   EXPECT_EQ(pg.metadata.labels, j.metadata.labels);
   EXPECT_EQ(pg.metadata.annotations, j.metadata.annotations);
   ASSERT_EQ(pg.metadata.ownerReferences.size(), 1u);
-  EXPECT_EQ(pg.metadata.ownerReferences[0], jobOwnerReference(j));
+  EXPECT_EQ(pg.metadata.ownerReferences[0], volcano::controllerRef(j));
   EXPECT_EQ(pg.spec.minMember, 3);
   EXPECT_TRUE(pg.spec.minTaskMemberSet);
   EXPECT_EQ(pg.spec.minTaskMember, (std::map<std::string, int32_t>{{"ps", 1}, {"worker", 2}}));

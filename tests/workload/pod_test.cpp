@@ -6,6 +6,7 @@
 
 #include "host/workload/names.h"
 #include "tests/workload/job_fixtures.h"
+#include "jobhost/volcano.h"
 
 namespace jobhost {
 namespace {
@@ -27,7 +28,7 @@ TEST(BuildPod, NameOwnerAndExactMetadata) {
   EXPECT_EQ(pod.metadata.name, "train-worker-3");
   EXPECT_EQ(pod.metadata.namespace_, "ns");
   ASSERT_EQ(pod.metadata.ownerReferences.size(), 1u);
-  EXPECT_EQ(pod.metadata.ownerReferences[0], jobOwnerReference(j));
+  EXPECT_EQ(pod.metadata.ownerReferences[0], volcano::controllerRef(j));
   EXPECT_EQ(pod.metadata.annotations, (StringMap{{"note", "hi"},
                                                   {"scheduling.k8s.io/group-name", "train-uid-1"},
                                                   {"volcano.sh/job-name", "train"},

@@ -123,8 +123,9 @@ class TensorflowPlugin final : public ValidationPlugin, public JobHooksPlugin {
   Status onPodCreate(JobContext& ctx, Pod& pod) override {
     const Job& job = ctx.job();
     if (job.spec.tasks.size() == 1 && job.spec.tasks[0].replicas == 1) return Status::ok();
+    // A bad flag was an admission warning; like Volcano, run with the flags parsed before it.
     Options o;
-    if (Status st = parseOptions(ctx.args(), o); !st) return st;
+    static_cast<void>(parseOptions(ctx.args(), o));
     const std::string index = volcano::podIndex(pod.metadata.name);
     int value = 0;
     auto [end, ec] = std::from_chars(index.data(), index.data() + index.size(), value);

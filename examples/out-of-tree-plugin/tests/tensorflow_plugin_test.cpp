@@ -240,6 +240,14 @@ TEST_F(TensorflowPlugin, UnknownFlagIsAnAdmissionWarning) {
                                                  "after it that was not parsed keep their defaults)"});
 }
 
+// As on Volcano, the job runs: the flags before the unknown one apply, the ones after it do not.
+TEST_F(TensorflowPlugin, AJobWithAnUnknownFlagRunsWithTheFlagsBeforeIt) {
+  ASSERT_TRUE(h_.submit(tfJob(R"(["--port=5000", "--learning-rate=1", "--ps=worker"])")));
+  EXPECT_EQ(h_.pod("tf-ps-0").env("TF_CONFIG"),
+            R"({"cluster":{"ps":["tf-ps-0.tf:5000"],"worker":["tf-worker-0.tf:5000","tf-worker-1.tf:5000"]},)"
+            R"("task":{"type":"ps","index":0}})");
+}
+
 TEST_F(TensorflowPlugin, JobRunsToCompletionOnVirtualTime) {
   h_.scriptDefault(runsFor(30000));
   ASSERT_TRUE(h_.submit(tfJob()));

@@ -1,5 +1,5 @@
 // Small Volcano helpers plugins keep rewriting (job/plugins/util and job/helpers): pod index and
-// task of a pod, a pod's domain name, and the "plugin-<name>" idempotency marker. Header-only.
+// task of a pod, a pod's domain name, the job's owner reference and the "plugin-<name>" marker.
 #pragma once
 
 #include <algorithm>
@@ -31,6 +31,29 @@ inline std::string domainName(const Job& job, const TaskSpec& task, int32_t inde
   const std::string host =
       spec.hostname.empty() ? job.metadata.name + "-" + task.name + "-" + std::to_string(index) : spec.hostname;
   return host + "." + (spec.subdomain.empty() ? job.metadata.name : spec.subdomain);
+}
+
+/// metav1.NewControllerRef(job, JobKind): the controller owner reference to `job` that every object
+/// the job creates carries (its pods, its PodGroup, what plugins create). Pure; any thread.
+inline OwnerReference controllerRef(const Job& job) {
+  OwnerReference owner;
+  owner.apiVersion = "batch.volcano.sh/v1alpha1";
+  owner.kind = "Job";
+  owner.name = job.metadata.name;
+  owner.uid = job.metadata.uid;
+  owner.controller = true;
+  owner.blockOwnerDeletion = true;
+  return owner;
+}
+
+/// The metadata of an object a plugin creates for `job`: `name` in the job's namespace, owned by the
+/// job through controllerRef(job). Pure; any thread.
+inline ObjectMeta ownedBy(const Job& job, std::string name) {
+  ObjectMeta meta;
+  meta.name = std::move(name);
+  meta.namespace_ = job.metadata.namespace_;
+  meta.ownerReferences.push_back(controllerRef(job));
+  return meta;
 }
 
 /// A plugin's idempotency marker controlledResources["plugin-<name>"] = "<name>" (spec §7.1), its
