@@ -9,16 +9,6 @@
 namespace mpi {
 namespace {
 
-void openPort(jobhost::Container& c, int64_t port) {
-  const auto number = static_cast<int32_t>(port);  // Go's int32(mp.port): wraps, as the port written does
-  for (const auto& p : c.ports)
-    if (p.containerPort == number) return;
-  jobhost::ContainerPort added;
-  added.name = "mpijob-port";
-  added.containerPort = number;
-  c.ports.push_back(std::move(added));
-}
-
 /// Trainer's ssh options for mpirun, plus `-p <port>` when --port moves sshd off 22: the workers
 /// listen there, and the variable is reserved, so a user could not add it.
 std::string rshArgs(const MpiOptions& options) {
@@ -68,7 +58,7 @@ void decorateMpiPod(const jobhost::Job& job, const MpiOptions& options, const st
   mount.mountPath = kHostfileDir;
   for (auto* list : {&pod.initContainers, &pod.containers})
     for (auto& c : *list) {
-      openPort(c, options.port);
+      jobhost::volcano::openPort(c, "mpijob-port", options.port);
       for (const auto& var : env) setEnv(c, var);
       moveToEnd(c.env, env);
       if (master) jobhost::upsertVolumeMount(c.volumeMounts, mount);

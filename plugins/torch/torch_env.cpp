@@ -1,4 +1,4 @@
-// Values, env list, port and init container of the torch plugin (Volcano's pytorch OnPodCreate
+// Values, env list and init container of the torch plugin (Volcano's pytorch OnPodCreate
 // plus Trainer's torchrun variables). Pure functions of the job, the flags and the pod.
 #include "torch_env.h"
 
@@ -71,16 +71,6 @@ std::vector<jobhost::EnvVar> torchEnv(const TorchJob& job, const TorchOptions& o
   env.push_back(EnvVar::literal("PET_MASTER_ADDR", job.masterAddr));
   env.push_back(EnvVar::literal("PET_MASTER_PORT", port));
   return env;
-}
-
-void openPort(jobhost::Container& container, int64_t port) {
-  const auto number = static_cast<int32_t>(port);  // Go's int32(pp.port): wraps, as the port written does
-  for (const auto& p : container.ports)
-    if (p.containerPort == number) return;
-  jobhost::ContainerPort added;
-  added.name = "pytorchjob-port";
-  added.containerPort = number;
-  container.ports.push_back(std::move(added));
 }
 
 namespace {

@@ -1,5 +1,5 @@
 // What the torch plugin injects: Volcano's MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK followed by
-// torchrun's PET_* variables, the pytorchjob-port, and the wait-for-master init container.
+// torchrun's PET_* variables, and the wait-for-master init container.
 #pragma once
 
 #include <jobhost/jobhost.h>
@@ -33,9 +33,6 @@ std::string nprocPerNode(const TorchOptions& options, const std::vector<jobhost:
 /// [PET_NODE_RANK], PET_MASTER_ADDR, PET_MASTER_PORT (bracketed ones only with a rank).
 std::vector<jobhost::EnvVar> torchEnv(const TorchJob& job, const TorchOptions& options,
                                       std::optional<int64_t> rank, const std::string& nproc);
-
-/// Adds {name: pytorchjob-port, containerPort: port} unless a port with that number exists.
-void openPort(jobhost::Container& container, int64_t port);
 
 /// Appends the wait-for-master init container unless one with that name exists.
 void addWaitForMaster(std::vector<jobhost::Container>& initContainers, const TorchOptions& options,

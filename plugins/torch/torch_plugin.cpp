@@ -54,7 +54,7 @@ class TorchPlugin final : public ValidationPlugin, public MLPolicyPlugin, public
       const auto rank = master ? std::optional<int64_t>(0) : std::nullopt;
       const auto env = torch::torchEnv(*job, options, rank, torch::nprocPerNode(options, set.containers));
       for (auto& c : set.containers) {
-        torch::openPort(c, options.port);
+        jobhost::volcano::openPort(c, "pytorchjob-port", options.port);
         for (const auto& var : env) info.setEnv(set, c, var);
       }
       if (options.waitMasterEnabled && set.name == options.worker)
@@ -78,7 +78,7 @@ class TorchPlugin final : public ValidationPlugin, public MLPolicyPlugin, public
     if (Status st = torch::rankOf(options, task, podIndex(pod.metadata.name), rank); !st) return st;
     const auto env = torch::torchEnv(*job, options, rank, torch::nprocPerNode(options, pod.spec.containers));
     for (auto& c : pod.spec.containers) {
-      torch::openPort(c, options.port);
+      jobhost::volcano::openPort(c, "pytorchjob-port", options.port);
       for (const auto& var : env) ctx.setEnv(c, var);
       torch::moveToEnd(c.env, env);
     }

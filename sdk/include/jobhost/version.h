@@ -17,7 +17,7 @@
 //    interface, JobContext or ResourceClient). A plugin loads when its MINOR <= the host's.
 //    1.1: JobContext::pluginData, ResourceClient::hasConfigMapData.
 //    1.2: the header-only volcano::Marker and ignoredFlagWarning.
-//    1.3: the header-only volcano::controllerRef and volcano::ownedBy.
+//    1.3: the header-only volcano::openPort, volcano::controllerRef and volcano::ownedBy.
 #define JOBHOST_ABI_MAJOR 1
 #define JOBHOST_ABI_MINOR 3
 

@@ -1,5 +1,5 @@
 // Small Volcano helpers plugins keep rewriting (job/plugins/util and job/helpers): pod index and
-// task of a pod, a pod's domain name, the job's owner reference and the "plugin-<name>" marker.
+// task of a pod, a pod's domain name, opening a port, the job's owner reference and the marker.
 #pragma once
 
 #include <algorithm>
@@ -31,6 +31,17 @@ inline std::string domainName(const Job& job, const TaskSpec& task, int32_t inde
   const std::string host =
       spec.hostname.empty() ? job.metadata.name + "-" + task.name + "-" + std::to_string(index) : spec.hostname;
   return host + "." + (spec.subdomain.empty() ? job.metadata.name : spec.subdomain);
+}
+
+/// The port-opening step of Volcano's pytorch and mpi plugins: appends {name, containerPort: port}
+/// unless a port of `container` already has that number. The number is Go's int32(port) (it wraps).
+inline void openPort(Container& container, std::string name, int64_t port) {
+  const auto number = static_cast<int32_t>(port);
+  for (const auto& p : container.ports)
+    if (p.containerPort == number) return;
+  ContainerPort& added = container.ports.emplace_back();
+  added.name = std::move(name);
+  added.containerPort = number;
 }
 
 /// metav1.NewControllerRef(job, JobKind): the controller owner reference to `job` that every object
