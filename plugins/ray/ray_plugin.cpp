@@ -2,6 +2,8 @@
 // containers, the head's ports, and the `<job>-head-svc` Service. Points: Validation, JobHooks.
 #include <jobhost/jobhost.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -43,20 +45,29 @@ Options effectiveOptions(const PluginArgs& args) {
 
 std::string headServiceName(const Job& job) { return job.metadata.name + "-head-svc"; }
 
-// The head's three named ports (gcs, dashboard, client-server), each appended only when no port of
-// the container has its number yet; the numbers are Go's int32 conversions of the flags.
+struct NamedPort {
+  const char* name;
+  int32_t number;
+};
+
+// The head's three named ports, in Volcano's order; the numbers are Go's int32 conversions of the flags.
+std::array<NamedPort, 3> headPorts(const Options& o) {
+  return {{{"gcs", static_cast<int32_t>(o.port)},
+           {"dashboard", static_cast<int32_t>(o.dashboardPort)},
+           {"client-server", static_cast<int32_t>(o.clientPort)}}};
+}
+
+// Each head port is appended only when no port the container had before has its number (Volcano
+// checks all three first, so two flags of one number still add two ports).
 void openHeadPorts(Container& c, const Options& o) {
-  const std::pair<const char*, int32_t> wanted[] = {{"gcs", static_cast<int32_t>(o.port)},
-                                                    {"dashboard", static_cast<int32_t>(o.dashboardPort)},
-                                                    {"client-server", static_cast<int32_t>(o.clientPort)}};
-  bool present[3] = {false, false, false};
-  for (const auto& p : c.ports)
-    for (int i = 0; i < 3; ++i) present[i] = present[i] || p.containerPort == wanted[i].second;
-  for (int i = 0; i < 3; ++i) {
-    if (present[i]) continue;
+  const size_t before = c.ports.size();
+  for (const NamedPort& wanted : headPorts(o)) {
+    const auto end = c.ports.begin() + static_cast<std::ptrdiff_t>(before);
+    if (std::any_of(c.ports.begin(), end, [&](const ContainerPort& p) { return p.containerPort == wanted.number; }))
+      continue;
     ContainerPort& port = c.ports.emplace_back();
-    port.name = wanted[i].first;
-    port.containerPort = wanted[i].second;
+    port.name = wanted.name;
+    port.containerPort = wanted.number;
   }
 }
 
@@ -70,10 +81,8 @@ Service headService(const Job& job, const Options& o) {
   service.spec.selector = {{std::string(keys::JobName), job.metadata.name},
                            {std::string(keys::JobNamespace), job.metadata.namespace_},
                            {std::string(keys::TaskSpec), o.head}};
-  for (const auto& [name, port] : {std::pair<const char*, int64_t>{"gcs", o.port},
-                                   {"dashboard", o.dashboardPort},
-                                   {"client-server", o.clientPort}})
-    service.spec.ports.push_back(ServicePort{name, "TCP", static_cast<int32_t>(port), name});
+  for (const NamedPort& port : headPorts(o))
+    service.spec.ports.push_back(ServicePort{port.name, "TCP", port.number, port.name});
   return service;
 }
 
