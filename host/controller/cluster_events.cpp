@@ -194,7 +194,7 @@ void Controller::applyEvents(size_t worker, const std::vector<ClusterEvent>& eve
 bool Controller::podAdded(const PodState& pod, Request& req) {
   auto facts = factsOf(*pod.object);
   if (!facts) return false;
-  cache_.lockOrCreate(jobKeyOf(pod.namespace_(), *facts->jobName))->addPod(pod.name(), recordOf(pod, *facts));
+  cache_.lockOrCreate(ObjectRef{pod.namespace_(), *facts->jobName})->addPod(pod.name(), recordOf(pod, *facts));
   return podRequest(pod, *facts, facts->outOfSync ? events::OutOfSync : events::PodPending, req);
 }
 
@@ -203,7 +203,7 @@ bool Controller::podUpdated(const ClusterEvent& ev, Request& req) {
   if (pod.resourceVersion == ev.oldResourceVersion) return false;
   auto facts = factsOf(*pod.object);
   if (!facts) return false;
-  auto entry = cache_.lockExisting(jobKeyOf(pod.namespace_(), *facts->jobName));
+  auto entry = cache_.lockExisting(ObjectRef{pod.namespace_(), *facts->jobName});
   const PodRecord* record = nullptr;
   if (entry) {
     const PodRecord* cached = entry->findPod(pod.name());
@@ -254,7 +254,7 @@ bool Controller::podUpdated(const ClusterEvent& ev, Request& req) {
 bool Controller::podDeleted(const PodState& pod, Request& req) {
   auto facts = factsOf(*pod.object);
   if (!facts) return false;
-  std::string key = jobKeyOf(pod.namespace_(), *facts->jobName);
+  const ObjectRef key{pod.namespace_(), *facts->jobName};
   bool cached = false, jobless = false;
   if (auto entry = cache_.lockExisting(key)) {
     cached = entry->removePod(pod.name());
@@ -268,7 +268,7 @@ bool Controller::podDeleted(const PodState& pod, Request& req) {
 bool Controller::podGroupUpdated(const ClusterEvent& ev, Request& req) {
   const PodGroup& pg = *ev.podGroup;
   const std::string& job = podGroupJobName(pg);
-  if (auto entry = cache_.lockExisting(jobKeyOf(pg.metadata.namespace_, job));
+  if (auto entry = cache_.lockExisting(ObjectRef{pg.metadata.namespace_, job});
       entry && entry->podGroup.known && entry->podGroup.phase && entry->podGroup.name == pg.metadata.name)
     entry->podGroup.phase = pg.status.phase;  // the lister's copy (one known to be deleted stays so)
   if (pg.status.phase == ev.oldPodGroupPhase) return false;

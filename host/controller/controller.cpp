@@ -174,7 +174,7 @@ void Controller::process(size_t worker, const Request& req) {
   InFlight& f = inflight_[worker];
   ProcessingScope scope(f.scope);
   delayed_.cancelForPodEvent(req);
-  f.entry = cache_.lockExisting(req.jobKey());
+  f.entry = cache_.lockExisting(ObjectRef{req.namespace_, req.jobName});
   if (!f.entry || !f.entry->job) {
     f.entry = {};
     return;
@@ -192,7 +192,7 @@ void Controller::process(size_t worker, const Request& req) {
     rep.error = st.message();
     handleError(entry, f.start, req, rep, &f.terminating);
   } else {
-    pool_.forget(req);
+    pool_.forget(worker, req);
     if (!isInternalAction(decision.action)) delayed_.cleanup(delayActionOf(req, decision));
   }
   finish(f);

@@ -211,33 +211,42 @@ const std::set<std::string>* JobEntry::partitionPods(const std::string& task, co
   return p == t->second.end() ? nullptr : &p->second;
 }
 
-JobCache::Shard& JobCache::shardOf(std::string_view key) const { return shards_[fnv1Hash32(key) % shards_.size()]; }
+ObjectRef JobCache::refOf(std::string_view key) {
+  const size_t slash = key.find('/');
+  if (slash == std::string_view::npos) return {std::string_view(), key};
+  return {key.substr(0, slash), key.substr(slash + 1)};
+}
 
-std::shared_ptr<JobEntry> JobCache::find(std::string_view key) const {
-  Shard& shard = shardOf(key);
+JobCache::Shard& JobCache::shardOf(ObjectRef ref) const { return shards_[jobKeyHash(ref.ns, ref.name) % shards_.size()]; }
+
+std::shared_ptr<JobEntry> JobCache::find(ObjectRef ref) const {
+  Shard& shard = shardOf(ref);
   std::lock_guard lock(shard.mutex);
-  auto it = shard.entries.find(key);
+  auto it = shard.entries.find(ref);
   return it == shard.entries.end() ? nullptr : it->second;
 }
 
-JobCache::Locked JobCache::lockExisting(std::string_view key) const {
+JobCache::Locked JobCache::lockExisting(ObjectRef ref) const {
   for (;;) {
-    auto entry = find(key);
+    auto entry = find(ref);
     if (!entry) return {};
     std::unique_lock lock(entry->mutex);
     if (!entry->erased) return {std::move(entry), std::move(lock)};
   }
 }
 
-JobCache::Locked JobCache::lockOrCreate(std::string_view key) {
-  Shard& shard = shardOf(key);
+JobCache::Locked JobCache::lockOrCreate(ObjectRef ref) {
+  Shard& shard = shardOf(ref);
   for (;;) {
     std::shared_ptr<JobEntry> entry;
     {
       std::lock_guard lock(shard.mutex);
-      auto it = shard.entries.find(key);
-      if (it == shard.entries.end())
-        it = shard.entries.emplace(std::string(key), std::make_shared<JobEntry>(std::string(key))).first;
+      auto it = shard.entries.find(ref);
+      if (it == shard.entries.end()) {
+        std::string key = objectKey(ref.ns, ref.name);
+        auto made = std::make_shared<JobEntry>(key);
+        it = shard.entries.emplace(std::move(key), std::move(made)).first;
+      }
       entry = it->second;
     }
     std::unique_lock lock(entry->mutex);
@@ -245,10 +254,10 @@ JobCache::Locked JobCache::lockOrCreate(std::string_view key) {
   }
 }
 
-void JobCache::eraseIfEmpty(std::string_view key) {
-  Shard& shard = shardOf(key);
+void JobCache::eraseIfEmpty(ObjectRef ref) {
+  Shard& shard = shardOf(ref);
   std::lock_guard lock(shard.mutex);
-  auto it = shard.entries.find(key);
+  auto it = shard.entries.find(ref);
   if (it == shard.entries.end()) return;
   const std::shared_ptr<JobEntry> entry = it->second;  // outlives its lock below
   std::lock_guard entryLock(entry->mutex);

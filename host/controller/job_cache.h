@@ -13,6 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <boost/unordered/unordered_flat_map.hpp>
+
 #include "host/common/object_key.h"
 #include "host/controller/clock.h"
 #include "host/controller/entry_lock.h"
@@ -162,20 +164,25 @@ class JobCache {
 
   explicit JobCache(size_t shards) : shards_(shards > 0 ? shards : 1) {}
 
-  /// The cached entry of `key`, locked; empty when there is none.
-  Locked lockExisting(std::string_view key) const;
-  /// The entry of `key`, created when missing, locked.
-  Locked lockOrCreate(std::string_view key);
+  /// The cached entry of job `ref` ("ns/name" as two parts: no key string is built), locked;
+  /// empty when there is none.
+  Locked lockExisting(ObjectRef ref) const;
+  Locked lockExisting(std::string_view key) const { return lockExisting(refOf(key)); }
+  /// The entry of `ref`, created when missing, locked.
+  Locked lockOrCreate(ObjectRef ref);
+  Locked lockOrCreate(std::string_view key) { return lockOrCreate(refOf(key)); }
   /// Drops an entry that has neither a job nor pods (the caller does not hold its lock).
-  void eraseIfEmpty(std::string_view key);
-
+  void eraseIfEmpty(ObjectRef ref);
+  void eraseIfEmpty(std::string_view key) { eraseIfEmpty(refOf(key)); }
  private:
   struct Shard {
     mutable std::mutex mutex;
-    std::unordered_map<std::string, std::shared_ptr<JobEntry>, ObjectKeyHash, ObjectKeyEqual> entries;  // by job key
+    boost::unordered_flat_map<std::string, std::shared_ptr<JobEntry>, ObjectKeyHash, ObjectKeyEqual> entries;  // by job key
   };
-  Shard& shardOf(std::string_view key) const;
-  std::shared_ptr<JobEntry> find(std::string_view key) const;
+  /// A job key split at its first '/' (namespaces and job names have none).
+  static ObjectRef refOf(std::string_view key);
+  Shard& shardOf(ObjectRef ref) const;
+  std::shared_ptr<JobEntry> find(ObjectRef ref) const;
 
   mutable std::vector<Shard> shards_;
 };

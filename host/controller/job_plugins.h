@@ -7,16 +7,11 @@
 #include <vector>
 
 #include "host/common/expected.h"
+#include "host/workload/pod.h"
 #include "jobhost/extension_points.h"
 #include "jobhost/job.h"
 
 namespace jobhost {
-
-/// One pod to build: `<job>-<tasks[taskIndex].name>-<podIndex>`.
-struct PodSlot {
-  size_t taskIndex = 0;
-  int32_t podIndex = 0;
-};
 
 /// Implemented by host/plugin (real plugins from .so files) and by test fakes. Calls for one job
 /// come from that job's worker only; calls for different jobs may be concurrent.

@@ -236,7 +236,8 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
   next.conditions.clear();
   std::vector<PhaseCounts> perTask(job.spec.tasks.size());
   std::vector<PodSlot> missing;
-  std::vector<std::pair<size_t, Pod>> toCreate;
+  std::vector<Pod> built;  // the missing pods, built; those to create are moved out of it
+  std::vector<std::pair<size_t, Pod*>> toCreate;
   std::vector<const std::string*> toDelete;
   for (size_t i = 0; i < job.spec.tasks.size(); ++i) {
     const TaskCounts& counts = entry.taskCounts(i);
@@ -252,22 +253,23 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
   }
   if (!missing.empty()) {  // every pod of this round built at once: one plugin deadline guard
     PluginCallSite site("");
-    Expected<std::vector<Pod>> built = plugins_.makePods(job, missing);
-    if (!built) return fail(built.status());
+    Expected<std::vector<Pod>> made = plugins_.makePods(job, missing);
+    if (!made) return fail(made.status());
+    built = std::move(*made);
     // Like Volcano, a task waiting on dependsOn has its pods built (OnPodCreate errors still fail
     // the sync) and only their creation is skipped this round.
     bool create = true;  // the slots come task by task: one dependsOn check per task
     for (size_t k = 0; k < missing.size(); ++k) {
       const size_t task = missing[k].taskIndex;
       if (k == 0 || task != missing[k - 1].taskIndex) create = dependsOnSatisfied(entry, task);
-      if (create) toCreate.emplace_back(task, std::move((*built)[k]));
+      if (create) toCreate.emplace_back(task, &built[k]);
     }
   }
   int creationErrors = 0;
   std::string creationMessage;
   for (auto& [taskIndex, pod] : toCreate) {
     PodState created;
-    ClusterStatus st = backend_.createPod(std::move(pod), &created);
+    ClusterStatus st = backend_.createPod(std::move(*pod), &created);
     if (st.code == ClusterErrc::AlreadyExists) continue;
     if (!st.ok()) {
       ++creationErrors;

@@ -10,13 +10,9 @@ Status NoPluginJobPlugins::prepare(const Job&) { return Status::ok(); }
 void NoPluginJobPlugins::forget(const std::string&) {}
 
 Expected<std::vector<Pod>> NoPluginJobPlugins::makePods(const Job& job, const std::vector<PodSlot>& slots) {
-  std::vector<Pod> pods;
-  pods.reserve(slots.size());
-  for (const PodSlot& s : slots) {
-    if (s.taskIndex >= job.spec.tasks.size()) return Expected<std::vector<Pod>>::failure("task index out of range");
-    pods.push_back(buildPod(job, job.spec.tasks[s.taskIndex], s.podIndex));
-  }
-  return pods;
+  auto pods = buildPods(job, slots);
+  if (!pods) return Expected<std::vector<Pod>>::failure("task index out of range");
+  return std::move(*pods);
 }
 
 Expected<PodGroup> NoPluginJobPlugins::makePodGroup(const Job& job) { return buildPodGroup(job, priorityClasses_); }

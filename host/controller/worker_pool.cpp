@@ -268,8 +268,8 @@ int WorkerPool::numRequeues(const Request& req) {
   return it == w.failures.end() ? 0 : it->second;
 }
 
-void WorkerPool::forget(const Request& req) {
-  Worker& w = workerFor(req);
+void WorkerPool::forget(size_t worker, const Request& req) {
+  Worker& w = *workers_[worker];
   std::lock_guard lock(w.mutex);
   if (!w.failures.empty()) w.failures.erase(req);
 }

@@ -64,7 +64,9 @@ class WorkerPool {
   /// delaying queue, a request already waiting keeps the earlier of the two ready times.
   void addRateLimited(const Request& req);
   int numRequeues(const Request& req);
-  void forget(const Request& req);
+  void forget(const Request& req) { forget(workerOf(req), req); }
+  /// forget() of a request that belongs to worker `worker`.
+  void forget(size_t worker, const Request& req);
 
   /// Runs `task` on the worker that owns `jobKey`, serialised with that job's requests.
   void post(std::string_view jobKey, std::function<void()> task) { post(workerOf(jobKey), std::move(task)); }

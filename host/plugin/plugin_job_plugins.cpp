@@ -3,7 +3,6 @@
 #include "host/plugin/plugin_job_plugins.h"
 
 #include <mutex>
-#include <optional>
 
 #include "host/common/log.h"
 #include "host/plugin/hook_context.h"
@@ -90,22 +89,10 @@ Expected<std::vector<Pod>> PluginJobPlugins::makePods(const Job& job, const std:
   if (!p) return Result::failure(p.error());
   const Prepared& prepared = **p;
   const PipelineResult& r = *prepared.result;
-  std::vector<Pod> pods;
-  pods.reserve(slots.size());
-  std::optional<Pod> tpl;  // the template of the task of the previous slot
-  for (size_t k = 0; k < slots.size(); ++k) {
-    const size_t t = slots[k].taskIndex;
-    if (t >= job.spec.tasks.size()) return Result::failure("task index out of range");
-    if (k == 0 || t != slots[k - 1].taskIndex)
-      tpl = podTemplate(job, job.spec.tasks[t], t < r.info->podSets.size() ? &r.info->podSets[t] : nullptr,
-                        &r.info->scheduler);
-    if (k + 1 == slots.size() || slots[k + 1].taskIndex != t)
-      pods.push_back(std::move(*tpl));  // the template's last use
-    else
-      pods.push_back(*tpl);
-    setPodIndex(pods.back(), job, job.spec.tasks[t], slots[k].podIndex);
-  }
-  if (prepared.hooks.empty()) return pods;
+  auto built = buildPods(job, slots, r.info.get());
+  if (!built) return Result::failure("task index out of range");
+  std::vector<Pod>& pods = *built;
+  if (prepared.hooks.empty()) return std::move(pods);
   auto controlled = ControlledResources::copyOf(job.status.controlledResources);  // onPodCreate must not change the job
   HookEnv env("pod", job.metadata.name);
   std::string conflict;
@@ -127,7 +114,7 @@ Expected<std::vector<Pod>> PluginJobPlugins::makePods(const Job& job, const std:
   });
   if (!st) return Result::failure(st.message());
   if (!conflict.empty()) return Result::failure("env conflict: " + conflict);
-  return pods;
+  return std::move(pods);
 }
 
 Expected<PodGroup> PluginJobPlugins::makePodGroup(const Job& job) {

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
+
+#include <boost/unordered/unordered_flat_map.hpp>
 
 #include "host/controller/job_plugins.h"
 #include "host/plugin/pipeline.h"
@@ -49,7 +51,7 @@ class PluginJobPlugins final : public JobPlugins {
   /// round and rarely meet on the same shard.
   struct Shard {
     std::mutex mutex;  // held only to find, store or drop an entry
-    std::unordered_map<std::string, std::shared_ptr<const Prepared>> byUid;
+    boost::unordered_flat_map<std::string, std::shared_ptr<const Prepared>, std::hash<std::string>> byUid;
   };
   Shard& shardOf(const std::string& uid) { return prepared_[std::hash<std::string>{}(uid) % prepared_.size()]; }
   std::array<Shard, 64> prepared_;

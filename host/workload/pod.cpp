@@ -139,6 +139,27 @@ void setPodIndex(Pod& pod, const Job& job, const TaskSpec& task, int32_t index) 
   }
 }
 
+std::optional<std::vector<Pod>> buildPods(const Job& job, const std::vector<PodSlot>& slots, const RuntimeInfo* info) {
+  std::vector<Pod> pods;
+  pods.reserve(slots.size());
+  std::optional<Pod> tpl;  // the template of the task of the previous slot
+  for (size_t k = 0; k < slots.size(); ++k) {
+    const size_t t = slots[k].taskIndex;
+    if (t >= job.spec.tasks.size()) return std::nullopt;
+    const TaskSpec& task = job.spec.tasks[t];
+    if (k == 0 || t != slots[k - 1].taskIndex) {
+      const PodSet* set = info && t < info->podSets.size() ? &info->podSets[t] : nullptr;
+      tpl = podTemplate(job, task, set, info ? &info->scheduler : nullptr);
+    }
+    if (k + 1 == slots.size() || slots[k + 1].taskIndex != t)
+      pods.push_back(std::move(*tpl));  // the template's last use
+    else
+      pods.push_back(*tpl);
+    setPodIndex(pods.back(), job, task, slots[k].podIndex);
+  }
+  return pods;
+}
+
 Pod buildPod(const Job& job, const TaskSpec& task, int32_t index, const PodSet* podSet,
              const SchedulerInfo* scheduler, bool jobForwarding) {
   Pod pod = podTemplate(job, task, podSet, scheduler, jobForwarding);

@@ -3,12 +3,20 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "jobhost/job.h"
 #include "jobhost/pod.h"
 #include "jobhost/runtime_info.h"
 
 namespace jobhost {
+
+/// One pod to build: `<job>-<tasks[taskIndex].name>-<podIndex>`.
+struct PodSlot {
+  size_t taskIndex = 0;
+  int32_t podIndex = 0;
+};
 
 /// Builds pod `<job>-<task>-<index>` of `task` (which must be one of job.spec.tasks), as Volcano's
 /// createJobPod does:
@@ -43,5 +51,11 @@ Pod podTemplate(const Job& job, const TaskSpec& task, const PodSet* podSet = nul
 /// Makes a copy of podTemplate(job, task, ...) replica `index`: its name, the task-index label and
 /// annotation, and the partition-id label when the task has a partitionPolicy.
 void setPodIndex(Pod& pod, const Job& job, const TaskSpec& task, int32_t index);
+
+/// buildPod of every slot, in order, with task i's pod set `info->podSets[i]` (when `info` has
+/// one) and `info->scheduler`: one podTemplate per run of slots of the same task, copied per
+/// replica. Fails (nullopt) when a slot's task index is out of range.
+std::optional<std::vector<Pod>> buildPods(const Job& job, const std::vector<PodSlot>& slots,
+                                          const RuntimeInfo* info = nullptr);
 
 }  // namespace jobhost
