@@ -120,6 +120,9 @@ Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const H
 void printFindings(const AdmittedJob& job, std::ostream& out) {
   for (const auto& e : job.admission.errors)
     out << job.document.source.where(e.field) << ": " << e.field << ": " << e.message << "\n";
+  if (!job.admission.message.empty())  // what kubectl would show, word for word
+    out << job.document.source.file << ": on Volcano: admission webhook \"validatejob.volcano.sh\" denied the request: "
+        << job.admission.message << "\n";
   for (const auto& w : job.admission.warnings)
     out << job.document.source.file << ": warning: " << w << "\n";
 }

@@ -29,7 +29,8 @@ struct AdmittedJob {
 Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const HostConfig& config,
                                                 AdmissionConfig& admission, std::ostream& notes);
 
-/// One line per error: "<file>:<line>:<col>: <field>: <message>", then warnings.
+/// One line per error: "<file>:<line>:<col>: <field>: <message>"; then, when the webhook rejects the
+/// job, the answer kubectl would show on Volcano, word for word; then warnings.
 void printFindings(const AdmittedJob& job, std::ostream& out);
 
 /// The config (--config or the built-in default) and its loaded plugins.

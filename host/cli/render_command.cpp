@@ -1,6 +1,8 @@
 // `jobhost render JOB`: a Kubernetes v1 List of every object the job creates when it starts, in a
 // fixed order: Job, PersistentVolumeClaims, PodGroup, ConfigMaps, Secrets, Services, NetworkPolicies, Pods.
+#include <optional>
 #include <ostream>
+#include <string>
 
 #include "host/cli/cli.h"
 #include "host/cli/job_intake.h"
@@ -30,6 +32,32 @@ void appendRendered(const RenderedJob& r, rapidjson::Value& items, JsonAllocator
   for (const auto& o : r.objects.services) items.PushBack(encodeService(o, a), a);
   for (const auto& o : r.objects.networkPolicies) items.PushBack(encodeNetworkPolicy(o, a), a);
   for (const auto& p : r.pods) items.PushBack(encodePod(p, a), a);
+}
+
+/// Render lists every pod, but Volcano creates the pods of a task with dependsOn only once its
+/// dependencies are ready (spec §6.4): one note per such task says what it waits for.
+void noteGatedTasks(const std::string& file, const Job& job, std::ostream& err) {
+  auto minAvailableOf = [&](const std::string& name) -> std::optional<int32_t> {
+    for (const auto& t : job.spec.tasks)
+      if (t.name == name) return t.minAvailable;
+    return 0;  // no such task: admission rejects the job before render
+  };
+  for (const auto& task : job.spec.tasks) {
+    if (!task.dependsOn) continue;
+    const auto& names = task.dependsOn->name;
+    std::string waits;  // each dependency that is not ready from the start
+    for (const auto& n : names) {
+      const auto min = minAvailableOf(n);
+      if (!min || *min <= 0) continue;
+      waits += (waits.empty() ? "" : ", ") + ("task " + n + " has " + std::to_string(*min) + " pod") +
+               (*min == 1 ? "" : "s") + " Running with every container ready, or Succeeded";
+    }
+    if (waits.empty()) continue;
+    const bool any = names.size() > 1 && task.dependsOn->iteration == "any";
+    err << file << ": note: job " << jobKey(job) << ": the pods of task " << task.name
+        << " are listed, but Volcano creates them only once " << (names.size() > 1 ? (any ? "any of: " : "all of: ") : "")
+        << waits << "\n";
+  }
 }
 
 }  // namespace
@@ -75,6 +103,7 @@ int renderCommand(const Args& args, Streams io) {
       rc = kRejected;
       continue;
     }
+    noteGatedTasks(args.positionals[0], rendered->job, io.err);
     appendRendered(*rendered, items, a, args.has("show-secrets"));
   }
   if (rc != kOk) return rc;

@@ -132,6 +132,16 @@ spec:
       << r.out;
   EXPECT_NE(r.out.find("invalid policy event"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("unable to find job queue: queue.scheduling.volcano.sh \"nowhere\" not found"), std::string::npos) << r.out;
+  // Then what kubectl would show on Volcano: its webhook's one concatenated message, word for word.
+  EXPECT_NE(r.out.find(job + ": on Volcano: admission webhook \"validatejob.volcano.sh\" denied the request: 'minAvailable' "
+                             "is greater than 'replicas' in task: worker, job: bad-policy; job 'minAvailable' should "
+                             "not be greater than total replicas in tasks;1 error occurred:\n\t* spec.policies: Invalid "
+                             "value: \"PodExploded\": invalid policy event\n\n valid events are [* PodFailed PodEvicted "
+                             "PodPending Unknown TaskCompleted TaskFailed JobUpdated], valid actions are [AbortJob "
+                             "RestartJob RestartTask RestartPod RestartPartition TerminateJob CompleteJob ResumeJob]; "
+                             "unable to find job queue: queue.scheduling.volcano.sh \"nowhere\" not found;\n"),
+            std::string::npos)
+      << r.out;
 }
 
 const char* kQueuedJob = R"(---
@@ -346,6 +356,42 @@ TEST(Cli, RenderRejectsBadOutputFormat) {
   auto r = run({"render", example("mpi-lm.yaml"), "-o", "xml"});
   EXPECT_EQ(r.rc, kUsage);
   EXPECT_NE(r.err.find("-o must be yaml or json"), std::string::npos);
+}
+
+// Render lists the pods of a task with dependsOn too, but notes on stderr what Volcano waits for
+// before it creates them (spec §6.4): each dependency's minAvailable pods ready; a dependency
+// whose minAvailable is 0 is ready from the start. The listed objects are unchanged.
+TEST(Cli, RenderNotesWhatATaskWithDependsOnWaitsFor) {
+  const std::string job = writeTemp("/depends-on.yaml", R"(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: staged}
+spec:
+  minAvailable: 1
+  tasks:
+    - {name: db, replicas: 2, template: {spec: {containers: [{name: c, image: busybox}]}}}
+    - {name: cache, replicas: 1, minAvailable: 0, template: {spec: {containers: [{name: c, image: busybox}]}}}
+    - name: app
+      replicas: 1
+      dependsOn: {name: [db, cache], iteration: any}
+      template: {spec: {containers: [{name: c, image: busybox}]}}
+    - name: cli
+      replicas: 1
+      dependsOn: {name: [app]}
+      template: {spec: {containers: [{name: c, image: busybox}]}}
+    - name: warm
+      replicas: 1
+      dependsOn: {name: [cache]}
+      template: {spec: {containers: [{name: c, image: busybox}]}}
+)");
+  auto r = run({"render", job, "-o", "json"});
+  ASSERT_EQ(r.rc, kOk) << r.err;
+  EXPECT_EQ(r.err, job + ": note: job default/staged: the pods of task app are listed, but Volcano creates them only "
+                         "once any of: task db has 2 pods Running with every container ready, or Succeeded\n" +
+                       job + ": note: job default/staged: the pods of task cli are listed, but Volcano creates them only "
+                         "once task app has 1 pod Running with every container ready, or Succeeded\n");
+  rapidjson::Document list;
+  ASSERT_FALSE(list.Parse(r.out.c_str()).HasParseError()) << r.out;
+  EXPECT_EQ(list["items"].Size(), 2u + 6u);  // Job, PodGroup and the six pods of the five tasks
 }
 
 // A job volume without a claim name gets the name the controller's createJobIOIfNotExist gives it
