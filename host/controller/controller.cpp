@@ -138,7 +138,7 @@ Status Controller::issueCommand(const Command& command) {
     req.podName = command.podName;
     req.partitionId = command.partition;
     if (req.taskName.empty() && !req.podName.empty())
-      if (auto entry = cache_.lockExisting(req.jobKey()))
+      if (auto entry = cache_.lockExisting(ObjectRef{req.namespace_, req.jobName}))
         if (const PodRecord* pod = entry->findPod(req.podName)) req.taskName = pod->task;
     pool_.add(std::move(req));
   });
@@ -146,13 +146,13 @@ Status Controller::issueCommand(const Command& command) {
 }
 
 std::optional<Job> Controller::getJob(const std::string& ns, const std::string& name) {
-  auto entry = cache_.lockExisting(jobKeyOf(ns, name));
+  auto entry = cache_.lockExisting(ObjectRef{ns, name});
   if (!entry) return std::nullopt;
   return entry->job;
 }
 
 size_t Controller::cachedPodCount(const std::string& ns, const std::string& name) {
-  auto entry = cache_.lockExisting(jobKeyOf(ns, name));
+  auto entry = cache_.lockExisting(ObjectRef{ns, name});
   return entry ? entry->pods().size() : 0;
 }
 

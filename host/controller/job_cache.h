@@ -174,6 +174,7 @@ class JobCache {
   /// Drops an entry that has neither a job nor pods (the caller does not hold its lock).
   void eraseIfEmpty(ObjectRef ref);
   void eraseIfEmpty(std::string_view key) { eraseIfEmpty(refOf(key)); }
+
  private:
   struct Shard {
     mutable std::mutex mutex;
