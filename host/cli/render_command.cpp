@@ -1,6 +1,5 @@
 // `jobhost render JOB`: a Kubernetes v1 List of every object the job creates when it starts, in a
 // fixed order: Job, PersistentVolumeClaims, PodGroup, ConfigMaps, Secrets, Services, NetworkPolicies, Pods.
-#include <optional>
 #include <ostream>
 #include <string>
 
@@ -37,20 +36,16 @@ void appendRendered(const RenderedJob& r, rapidjson::Value& items, JsonAllocator
 /// Render lists every pod, but Volcano creates the pods of a task with dependsOn only once its
 /// dependencies are ready (spec §6.4): one note per such task says what it waits for.
 void noteGatedTasks(const std::string& file, const Job& job, std::ostream& err) {
-  auto minAvailableOf = [&](const std::string& name) -> std::optional<int32_t> {
-    for (const auto& t : job.spec.tasks)
-      if (t.name == name) return t.minAvailable;
-    return 0;  // no such task: admission rejects the job before render
-  };
   for (const auto& task : job.spec.tasks) {
     if (!task.dependsOn) continue;
     const auto& names = task.dependsOn->name;
     std::string waits;  // each dependency that is not ready from the start
     for (const auto& n : names) {
-      const auto min = minAvailableOf(n);
-      if (!min || *min <= 0) continue;
-      waits += (waits.empty() ? "" : ", ") + ("task " + n + " has " + std::to_string(*min) + " pod") +
-               (*min == 1 ? "" : "s") + " Running with every container ready, or Succeeded";
+      const TaskSpec* dep = job.findTask(n);  // a missing one is rejected by admission before render
+      const int32_t min = dep && dep->minAvailable ? *dep->minAvailable : 0;
+      if (min <= 0) continue;
+      waits += (waits.empty() ? "" : ", ") + ("task " + n + " has " + std::to_string(min) + " pod") +
+               (min == 1 ? "" : "s") + " Running with every container ready, or Succeeded";
     }
     if (waits.empty()) continue;
     const bool any = names.size() > 1 && task.dependsOn->iteration == "any";
