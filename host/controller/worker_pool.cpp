@@ -101,7 +101,7 @@ bool WorkerPool::enqueue(Worker& w, const Request& request) {
   w.dirty.insert(req);
   if (rounds_) {
     if (auto it = w.deferred.find(req->jobHash); it != w.deferred.end()) {
-      it->second.push_back(req);  // behind the job's waiting requests
+      it->second.items.push_back(req);  // behind the job's waiting requests
       return false;
     }
   }
@@ -120,7 +120,7 @@ void WorkerPool::add(size_t worker, const Request& request) {
 void WorkerPool::defer(Worker& w, RequestPtr req) {
   auto [it, fresh] = w.deferred.try_emplace(req->jobHash);
   if (fresh) w.deferredJobs.push_back(req->jobHash);
-  it->second.push_back(req);
+  it->second.items.push_back(req);
 }
 
 void WorkerPool::drain(Worker& w) {
@@ -196,14 +196,19 @@ bool WorkerPool::startNextRound(Worker& w) {
   bool any = false;
   for (size_t job : w.deferredJobs) {
     auto it = w.deferred.find(job);
-    w.queue.push_back(std::move(it->second.front()));
-    it->second.erase(it->second.begin());
+    DeferredRequests& waiting = it->second;
+    w.queue.push_back(waiting.items[waiting.next++]);
     increment();
     any = true;
-    if (it->second.empty())
+    if (waiting.next == waiting.items.size()) {
       w.deferred.erase(it);
-    else
-      still.push_back(job);
+      continue;
+    }
+    if (2 * waiting.next >= waiting.items.size()) {  // drop the taken half: amortised O(1), bounded memory
+      waiting.items.erase(waiting.items.begin(), waiting.items.begin() + static_cast<std::ptrdiff_t>(waiting.next));
+      waiting.next = 0;
+    }
+    still.push_back(job);
   }
   w.deferredJobs.swap(still);
   scheduleDrain(w);

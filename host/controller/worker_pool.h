@@ -119,6 +119,13 @@ class WorkerPool {
     bool operator()(const Queued* a, const Probe& b) const { return (*this)(b, a); }
   };
 
+  /// One job's requests waiting for a later round, oldest first. A round takes the one at `next`,
+  /// so taking one is O(1) however many a large job has waiting.
+  struct DeferredRequests {
+    std::vector<RequestPtr> items;
+    size_t next = 0;
+  };
+
   /// A request waiting for its backoff: when it is ready and which timer (by id) adds it.
   struct Waiting {
     TimeMs readyAt = 0;
@@ -137,7 +144,7 @@ class WorkerPool {
     boost::unordered_flat_set<RequestPtr, SameRequest, SameRequest> dirty;
     RequestPtr processing = nullptr;
     // Rounds: requests of jobs already served this round, FIFO per job, and the jobs in order.
-    boost::unordered_flat_map<size_t, std::vector<RequestPtr>> deferred;
+    boost::unordered_flat_map<size_t, DeferredRequests> deferred;
     std::vector<size_t> deferredJobs;
     boost::unordered_flat_set<size_t> served;  // jobs served this round
     std::unordered_map<Request, int, RequestHash> failures;
