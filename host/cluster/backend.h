@@ -120,6 +120,9 @@ class ClusterBackend {
   /// Whether ConfigMap `name` exists with exactly `data` (compared in place, nothing copied out).
   virtual bool hasConfigMapData(const std::string& ns, const std::string& name,
                                 const std::map<std::string, std::string>& data) = 0;
+  /// ResourceClient::configMapVersion: changes on every write of the ConfigMap, never reused; 0
+  /// when it does not exist.
+  virtual uint64_t configMapVersion(const std::string& ns, const std::string& name) = 0;
   virtual bool objectExists(const std::string& ns, ObjectKind kind, const std::string& name) = 0;
 
   /// Garbage collection of a deleted job: deletes every pod, PodGroup, PVC and object whose

@@ -57,4 +57,8 @@ bool BackendResourceClient::hasConfigMapData(const std::string& name, const std:
   return backend_.hasConfigMapData(job_.metadata.namespace_, name, data);
 }
 
+uint64_t BackendResourceClient::configMapVersion(const std::string& name) {
+  return backend_.configMapVersion(job_.metadata.namespace_, name);
+}
+
 }  // namespace jobhost

@@ -18,6 +18,7 @@ class BackendResourceClient final : public ResourceClient {
   std::optional<Secret> getSecret(const std::string& name) override;
   bool exists(ObjectKind kind, const std::string& name) override;
   bool hasConfigMapData(const std::string& name, const std::map<std::string, std::string>& data) override;
+  uint64_t configMapVersion(const std::string& name) override;
 
  private:
   ClusterBackend& backend_;

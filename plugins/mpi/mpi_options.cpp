@@ -31,6 +31,12 @@ jobhost::Status parseMpiOptions(const jobhost::PluginArgs& args, MpiOptions& out
   return st;
 }
 
+MpiOptions effectiveOptions(const jobhost::PluginArgs& args) {
+  MpiOptions options;
+  static_cast<void>(parseMpiOptions(args, options));
+  return options;
+}
+
 int64_t slotsPerHost(const jobhost::Job& job, const MpiOptions& options) {
   if (options.slotsGiven) return options.slots;
   const jobhost::TaskSpec* worker = job.findTask(options.worker);

@@ -22,6 +22,10 @@ struct MpiOptions {
 /// their values, slots below 1 fall back to 1, and the message names the plugin and the flag.
 jobhost::Status parseMpiOptions(const jobhost::PluginArgs& args, MpiOptions& out);
 
+/// The options outside Validation: whatever parses, like Volcano (admission already reported a
+/// bad flag).
+MpiOptions effectiveOptions(const jobhost::PluginArgs& args);
+
 /// Slots per host, Trainer's rule: `--slots` when given; else the GPU count of a worker pod when it
 /// is above 1 (its containers' GPU requests, else limits); else 1.
 int64_t slotsPerHost(const jobhost::Job& job, const MpiOptions& options);

@@ -3,6 +3,7 @@
 #include <jobhost/jobhost.h>
 
 #include "mpi_hostfile.h"
+#include "mpi_job_data.h"
 #include "mpi_options.h"
 #include "mpi_pod.h"
 #include "mpi_validation.h"
@@ -13,13 +14,6 @@ using namespace jobhost;
 constexpr const char* kName = "mpi";
 const volcano::Marker kMarker{kName};
 
-// Outside Validation, use whatever parsed, like Volcano: admission already reported a bad flag.
-mpi::MpiOptions effectiveOptions(const PluginArgs& args) {
-  mpi::MpiOptions options;
-  static_cast<void>(mpi::parseMpiOptions(args, options));
-  return options;
-}
-
 // Volcano's GetTaskKey: the pod's task-spec annotation, or "default".
 std::string taskKey(const Pod& pod) {
   const auto it = pod.metadata.annotations.find(std::string(keys::TaskSpec));
@@ -27,19 +21,10 @@ std::string taskKey(const Pod& pod) {
                                                                       : it->second;
 }
 
-// Create when missing, update only when the data differs.
-Status createOrUpdate(ResourceClient& client, const ConfigMap& cm) {
-  const auto existing = client.getConfigMap(cm.metadata.name);
-  if (existing && existing->data == cm.data) return Status::ok();
-  Components c;
-  c.configMaps.push_back(cm);
-  return client.apply(c);
-}
-
-// The hostfile of the job as it is now. It is what ComponentBuild produced unless the job was scaled
-// after the pipeline ran, so it is always built from the current job, like svc's hosts.
-std::optional<ConfigMap> hostfileFor(JobContext& ctx) {
-  return mpi::hostfileConfigMap(ctx.job(), effectiveOptions(ctx.args()));
+// Create when missing, update only when the data differs (compared where it is stored).
+Status createOrUpdate(ResourceClient& client, const mpi::MpiJobData& data) {
+  if (data.hostfile.configMaps.empty()) return Status::ok();  // no master or no worker task
+  return volcano::createOrUpdateConfigMap(client, data.hostfile, data.hostfileVerified);
 }
 
 class MpiPlugin final : public ValidationPlugin,
@@ -60,7 +45,7 @@ class MpiPlugin final : public ValidationPlugin,
   // Everything the plugin puts on a pod is the same for every pod of a task, so the pipeline's pod
   // sets already carry it; onPodCreate re-applies it idempotently.
   Status enforceMLPolicy(RuntimeInfo& info, const PluginArgs& args) override {
-    const mpi::MpiOptions options = effectiveOptions(args);
+    const mpi::MpiOptions options = mpi::effectiveOptions(args);
     for (auto& set : info.podSets)
       mpi::decorateMpiPod(info.job, options, set.name, {set.initContainers, set.containers, set.volumes},
                           [&](Container& c, const EnvVar& v) { info.setEnv(set, c, v); });
@@ -68,20 +53,19 @@ class MpiPlugin final : public ValidationPlugin,
   }
 
   Status build(const RuntimeInfo& info, const PluginArgs& args, Components& out) override {
-    if (auto cm = mpi::hostfileConfigMap(info.job, effectiveOptions(args))) out.configMaps.push_back(std::move(*cm));
+    if (auto cm = mpi::hostfileConfigMap(info.job, mpi::effectiveOptions(args))) out.configMaps.push_back(std::move(*cm));
     return Status::ok();
   }
 
   Status onJobAdd(JobContext& ctx) override {
     if (kMarker.isSet(ctx)) return Status::ok();
-    if (auto cm = hostfileFor(ctx))
-      if (Status st = createOrUpdate(ctx.resources(), *cm); !st) return st;
+    if (Status st = createOrUpdate(ctx.resources(), *mpi::mpiJobData(ctx)); !st) return st;
     kMarker.set(ctx);
     return Status::ok();
   }
 
   Status onPodCreate(JobContext& ctx, Pod& pod) override {
-    mpi::decorateMpiPod(ctx.job(), effectiveOptions(ctx.args()), taskKey(pod),
+    mpi::decorateMpiPod(ctx.job(), mpi::effectiveOptions(ctx.args()), taskKey(pod),
                         {pod.spec.initContainers, pod.spec.containers, pod.spec.volumes},
                         [&](Container& c, const EnvVar& v) { ctx.setEnv(c, v); });
     return Status::ok();
@@ -90,8 +74,7 @@ class MpiPlugin final : public ValidationPlugin,
   // While the plugin owns the hostfile (marker set), it follows worker scaling like svc's hosts.
   Status onJobUpdate(JobContext& ctx) override {
     if (!kMarker.isSet(ctx)) return Status::ok();
-    if (auto cm = hostfileFor(ctx)) return createOrUpdate(ctx.resources(), *cm);
-    return Status::ok();
+    return createOrUpdate(ctx.resources(), *mpi::mpiJobData(ctx));
   }
 
   Status onJobDelete(JobContext& ctx) override {

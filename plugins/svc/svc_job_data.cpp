@@ -27,26 +27,13 @@ std::vector<jobhost::EnvVar> hostsEnv(const jobhost::Job& job) {
 }  // namespace
 
 bool SvcJobData::matches(const jobhost::Job& j, const jobhost::PluginArgs& a) const {
-  if (j.metadata.name != job || j.metadata.namespace_ != namespace_ || j.metadata.uid != uid || a != args ||
-      j.spec.tasks.size() != tasks.size())
-    return false;
-  for (size_t i = 0; i < tasks.size(); ++i) {
-    const jobhost::TaskSpec& t = j.spec.tasks[i];
-    if (t.name != tasks[i].name || t.replicas != tasks[i].replicas ||
-        t.template_.spec.hostname != tasks[i].hostname || t.template_.spec.subdomain != tasks[i].subdomain)
-      return false;
-  }
-  return true;
+  return a == args && source.matches(j);
 }
 
 SvcJobData makeSvcJobData(const jobhost::Job& job, const jobhost::PluginArgs& args) {
   SvcJobData d;
   d.args = args;
-  d.job = job.metadata.name;
-  d.namespace_ = job.metadata.namespace_;
-  d.uid = job.metadata.uid;
-  for (const auto& t : job.spec.tasks)
-    d.tasks.push_back({t.name, t.replicas, t.template_.spec.hostname, t.template_.spec.subdomain});
+  d.source = jobhost::volcano::HostsSource::of(job);
 
   static_cast<void>(parseSvcOptions(args, d.options));  // a bad flag was reported at admission
   d.hostsConfigMap.configMaps.push_back(hostsConfigMap(job));

@@ -13,22 +13,13 @@
 namespace svc {
 
 struct SvcJobData {
-  /// What it was derived from: the args, and the job's name, namespace, UID and per task the
-  /// name, replicas, template hostname and subdomain (everything GenerateHosts and the objects read).
-  struct Task {
-    std::string name;
-    int32_t replicas = 0;
-    std::string hostname;
-    std::string subdomain;
-  };
+  /// What it was derived from: the args, and everything GenerateHosts and the objects read.
   jobhost::PluginArgs args;
-  std::string job;
-  std::string namespace_;
-  std::string uid;
-  std::vector<Task> tasks;
+  jobhost::volcano::HostsSource source;
 
   SvcOptions options;                     // what the args parse to (bad flags: reported at admission)
   jobhost::Components hostsConfigMap;     // just the `<job>-svc` ConfigMap, ready to apply
+  mutable uint64_t hostsVerified = 0;     // volcano::createOrUpdateConfigMap's memo
   std::vector<jobhost::EnvVar> hostsEnv;  // VC_<T>_HOSTS, VC_<T>_NUM per task, from the ConfigMap
   jobhost::Volume volume;                 // the ConfigMap as a pod volume
   jobhost::VolumeMount mount;             // ... mounted at /etc/volcano

@@ -18,8 +18,7 @@ const volcano::Marker kMarker{kName};
 
 // Volcano's CreateOrUpdateConfigMap: create when missing, update only when the data differs.
 Status createOrUpdate(ResourceClient& client, const svc::SvcJobData& data) {
-  if (client.hasConfigMapData(data.configMap().metadata.name, data.configMap().data)) return Status::ok();
-  return client.apply(data.hostsConfigMap);
+  return volcano::createOrUpdateConfigMap(client, data.hostsConfigMap, data.hostsVerified);
 }
 
 // Creates the object `make()` builds (into a Components) unless one of that kind and name exists.

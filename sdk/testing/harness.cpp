@@ -216,6 +216,16 @@ void Harness::evict(std::string_view podName) {
   state_->driver->settle();
 }
 
+void Harness::writeObjects(const Components& objects) {
+  if (!state_->backend->applyObjects(job().metadata.namespace_, objects).ok())
+    throw std::runtime_error("the sim cluster refused the objects");
+}
+
+void Harness::deleteObject(ObjectKind kind, std::string_view name) {
+  const ClusterStatus st = state_->backend->removeObject(job().metadata.namespace_, kind, std::string(name));
+  if (!st.ok()) throw std::out_of_range(st.message);
+}
+
 void Harness::command(std::string_view action, std::string_view task, std::string_view pod) {
   const Job j = job();
   Command c{j.metadata.namespace_, j.metadata.name, std::string(action), std::string(task), std::string(pod), {}};

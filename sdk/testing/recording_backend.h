@@ -59,6 +59,9 @@ class RecordingBackend final : public ClusterBackend {
                         const std::map<std::string, std::string>& data) override {
     return sim_.hasConfigMapData(ns, n, data);
   }
+  uint64_t configMapVersion(const std::string& ns, const std::string& n) override {
+    return sim_.configMapVersion(ns, n);
+  }
   bool objectExists(const std::string& ns, ObjectKind k, const std::string& n) override {
     return sim_.objectExists(ns, k, n);
   }

@@ -344,6 +344,31 @@ TEST_P(NoIsolationTest, AnExitIsReportedWhileAnEscapedProcessHoldsTheOutput) {
   EXPECT_EQ(readFile(podDir("escape") + "/logs/main.log"), "done\n");
 }
 
+// configMapVersion (what plugins' create-or-update memos compare): a new number on every write,
+// never reused after a delete, 0 when absent, removed or collected with its owner.
+TEST_P(NoIsolationTest, ConfigMapVersionChangesOnEveryWriteAndIsZeroWhenAbsent) {
+  start();
+  Components objects;
+  ConfigMap& cm = objects.configMaps.emplace_back();
+  cm.metadata.name = "hosts";
+  cm.metadata.ownerReferences.push_back({"batch.volcano.sh/v1alpha1", "Job", "tjob", "uid-t", true, true});
+  cm.data = {{"a", "1"}};
+  EXPECT_EQ(backend_->configMapVersion("test", "hosts"), 0u);
+  ASSERT_TRUE(backend_->applyObjects("test", objects).ok());
+  const uint64_t first = backend_->configMapVersion("test", "hosts");
+  EXPECT_NE(first, 0u);
+  ASSERT_TRUE(backend_->applyObjects("test", objects).ok());
+  const uint64_t second = backend_->configMapVersion("test", "hosts");
+  EXPECT_GT(second, first);
+  EXPECT_EQ(backend_->configMapVersion("other", "hosts"), 0u);
+  ASSERT_TRUE(backend_->removeObject("test", ObjectKind::ConfigMap, "hosts").ok());
+  EXPECT_EQ(backend_->configMapVersion("test", "hosts"), 0u);
+  ASSERT_TRUE(backend_->applyObjects("test", objects).ok());
+  EXPECT_GT(backend_->configMapVersion("test", "hosts"), second);
+  backend_->deleteOwnedBy("test", "uid-t");
+  EXPECT_EQ(backend_->configMapVersion("test", "hosts"), 0u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Isolation, NoIsolationTest, ::testing::Values("none"));
 
 }  // namespace

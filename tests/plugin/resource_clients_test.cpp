@@ -1,5 +1,5 @@
-// The host's ResourceClients answer hasConfigMapData from where they keep objects: the render
-// ObjectStore, and BackendResourceClient over the sim backend (which also owns what it applies).
+// The host's ResourceClients answer hasConfigMapData and configMapVersion from where they keep objects:
+// the render ObjectStore, and BackendResourceClient over the sim backend (which owns what it applies).
 #include <gtest/gtest.h>
 
 #include "host/cluster/sim/sim_cluster.h"
@@ -59,6 +59,35 @@ class BackendClient : public ::testing::Test {
 TEST_F(BackendClient, ComparesConfigMapDataInTheBackend) {
   expectComparesData(client);
   EXPECT_FALSE(sim.hasConfigMapData("other-ns", "x-svc", {}));
+}
+
+// configMapVersion: a new number on every write (even of the same data), never reused after a
+// delete, and 0 for a ConfigMap that is absent, removed, collected with its job or in another namespace.
+TEST_F(BackendClient, ConfigMapVersionChangesOnEveryWriteAndIsZeroWhenAbsent) {
+  EXPECT_EQ(client.configMapVersion("x-svc"), 0u);
+  ASSERT_TRUE(client.apply(only(configMap("x-svc", {{"a", "1"}}))));
+  const uint64_t first = client.configMapVersion("x-svc");
+  EXPECT_NE(first, 0u);
+  EXPECT_EQ(client.configMapVersion("x-svc"), first);  // reading changes nothing
+  ASSERT_TRUE(client.apply(only(configMap("x-svc", {{"a", "1"}}))));
+  const uint64_t second = client.configMapVersion("x-svc");
+  EXPECT_GT(second, first);
+  ASSERT_TRUE(client.apply(only(configMap("other", {}))));
+  EXPECT_EQ(client.configMapVersion("x-svc"), second);  // another object's write leaves it alone
+  EXPECT_EQ(sim.configMapVersion("other-ns", "x-svc"), 0u);
+  ASSERT_TRUE(client.remove(ObjectKind::ConfigMap, "x-svc"));
+  EXPECT_EQ(client.configMapVersion("x-svc"), 0u);
+  ASSERT_TRUE(client.apply(only(configMap("x-svc", {{"a", "1"}}))));
+  EXPECT_GT(client.configMapVersion("x-svc"), second);
+  sim.deleteOwnedBy("team-a", "uid-1");
+  EXPECT_EQ(client.configMapVersion("x-svc"), 0u);
+  EXPECT_EQ(client.configMapVersion("other"), 0u);
+}
+
+TEST(ResourceClients, ObjectStoreKeepsNoConfigMapVersions) {
+  ObjectStore store;
+  ASSERT_TRUE(store.apply(only(configMap("x-svc", {{"a", "1"}}))));
+  EXPECT_EQ(store.configMapVersion("x-svc"), 0u);
 }
 
 TEST_F(BackendClient, OwnsObjectsThatLackNamespaceOrOwnerAndKeepsThoseThatHaveThem) {

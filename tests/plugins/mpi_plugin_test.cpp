@@ -335,5 +335,45 @@ spec:
     EXPECT_EQ(h.job().status.controlledResources.count(marker), 0u) << marker;
 }
 
+// On the sim cluster, which versions ConfigMaps: the svc hosts ConfigMap and the hostfile, once
+// found intact, are not compared again while nobody writes them; one edited or deleted behind the
+// plugins' back is written again at the job's next Running sync (OnJobUpdate; here, the sync of a
+// pod's eviction).
+TEST(MpiPluginJob, HostsAndHostfileEditedOrDeletedOnTheClusterAreWrittenBackAtTheNextSync) {
+  Harness h({shipped("svc"), shipped("ssh"), shipped("mpi")});
+  ASSERT_TRUE(h.ok()) << h.loadError();
+  ASSERT_TRUE(h.submit(R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: demo, namespace: team-a}
+spec:
+  plugins: {mpi: []}
+  tasks:
+    - {name: master, replicas: 1, template: {spec: {containers: [{name: main, image: busybox}]}}}
+    - {name: worker, replicas: 3, template: {spec: {containers: [{name: main, image: busybox}]}}}
+)"));
+  h.advance(2000);
+  ASSERT_EQ(h.phase(), JobPhase::Running);
+  const ConfigMap hosts = h.configMap("demo-svc");
+  const ConfigMap hostfile = h.configMap("demo-mpi-hostfile");
+  Components edited{{hosts, hostfile}, {}, {}, {}};
+  edited.configMaps[0].data["worker.host"] = "edited";
+  edited.configMaps[1].data["hostfile"] = "edited\n";
+  h.writeObjects(edited);
+  ASSERT_EQ(h.configMap("demo-svc").data.at("worker.host"), "edited");
+  h.evict("demo-worker-2");
+  EXPECT_EQ(h.configMap("demo-svc"), hosts);
+  EXPECT_EQ(h.configMap("demo-mpi-hostfile"), hostfile);
+  h.advance(2000);  // the new worker runs: the job is Running again (a Pending sync runs OnJobAdd,
+  ASSERT_EQ(h.phase(), JobPhase::Running);  // which the plugins' markers make skip, as in Volcano)
+
+  h.deleteObject(ObjectKind::ConfigMap, "demo-mpi-hostfile");
+  EXPECT_THROW(h.deleteObject(ObjectKind::ConfigMap, "demo-mpi-hostfile"), std::out_of_range);
+  h.evict("demo-worker-1");
+  EXPECT_EQ(h.configMap("demo-mpi-hostfile"), hostfile);
+  EXPECT_EQ(h.configMap("demo-svc"), hosts);
+  EXPECT_TRUE(h.syncErrors().empty());
+}
+
 }  // namespace
 }  // namespace jobhost::testing

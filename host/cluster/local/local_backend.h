@@ -69,6 +69,7 @@ class LocalBackend final : public ClusterBackend {
   std::optional<Secret> getSecret(const std::string& ns, const std::string& name) override;
   bool hasConfigMapData(const std::string& ns, const std::string& name,
                         const std::map<std::string, std::string>& data) override;
+  uint64_t configMapVersion(const std::string& ns, const std::string& name) override;
   bool objectExists(const std::string& ns, ObjectKind kind, const std::string& name) override;
   void deleteOwnedBy(const std::string& ns, const std::string& ownerUid) override;
   void echoJobChange(const std::string& ns, const std::string& name) override;
@@ -124,6 +125,8 @@ class LocalBackend final : public ClusterBackend {
   std::map<std::string, std::unique_ptr<PodEntry>> pods_;  // "<ns>/<name>"
   std::map<std::string, std::unique_ptr<GroupEntry>> groups_;
   std::map<std::string, ConfigMap> configMaps_;
+  std::map<std::string, uint64_t> configMapVersions_;  // same keys, from configMapWrites_ on each write
+  uint64_t configMapWrites_ = 0;
   std::map<std::string, Secret> secrets_;
   std::map<std::string, Service> services_;
   std::map<std::string, NetworkPolicy> networkPolicies_;

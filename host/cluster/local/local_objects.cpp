@@ -50,7 +50,9 @@ ClusterStatus LocalBackend::applyObjects(const std::string& ns, const Components
   for (auto cm : objects.configMaps) {
     cm.metadata.namespace_ = ns;
     refreshed.emplace_back("ConfigMap", cm.metadata.name);
-    configMaps_[objectKey(ns, cm.metadata.name)] = std::move(cm);
+    const std::string key = objectKey(ns, cm.metadata.name);
+    configMaps_[key] = std::move(cm);
+    configMapVersions_[key] = ++configMapWrites_;
   }
   for (auto s : objects.secrets) {
     s.metadata.namespace_ = ns;
@@ -87,7 +89,10 @@ ClusterStatus LocalBackend::removeObject(const std::string& ns, ObjectKind kind,
   const std::string key = objectKey(ns, name);
   size_t erased = 0;
   switch (kind) {
-    case ObjectKind::ConfigMap: erased = configMaps_.erase(key); break;
+    case ObjectKind::ConfigMap:
+      erased = configMaps_.erase(key);
+      configMapVersions_.erase(key);
+      break;
     case ObjectKind::Secret: erased = secrets_.erase(key); break;
     case ObjectKind::Service: erased = services_.erase(key); break;
     case ObjectKind::NetworkPolicy: erased = networkPolicies_.erase(key); break;
@@ -115,6 +120,12 @@ bool LocalBackend::hasConfigMapData(const std::string& ns, const std::string& na
   std::lock_guard lock(mutex_);
   auto it = configMaps_.find(objectKey(ns, name));
   return it != configMaps_.end() && it->second.data == data;
+}
+
+uint64_t LocalBackend::configMapVersion(const std::string& ns, const std::string& name) {
+  std::lock_guard lock(mutex_);
+  auto it = configMapVersions_.find(objectKey(ns, name));
+  return it == configMapVersions_.end() ? 0 : it->second;
 }
 
 bool LocalBackend::objectExists(const std::string& ns, ObjectKind kind, const std::string& name) {
@@ -149,6 +160,7 @@ void LocalBackend::deleteOwnedBy(const std::string& ns, const std::string& owner
       ++it;
   }
   eraseOwned(configMaps_, ns, ownerUid);
+  std::erase_if(configMapVersions_, [&](const auto& v) { return configMaps_.count(v.first) == 0; });
   eraseOwned(secrets_, ns, ownerUid);
   eraseOwned(services_, ns, ownerUid);
   eraseOwned(networkPolicies_, ns, ownerUid);

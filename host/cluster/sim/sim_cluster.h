@@ -118,6 +118,7 @@ class SimCluster final : public ClusterBackend, public LaneSource {
   std::optional<Secret> getSecret(const std::string& ns, const std::string& name) override;
   bool hasConfigMapData(const std::string& ns, const std::string& name,
                         const std::map<std::string, std::string>& data) override;
+  uint64_t configMapVersion(const std::string& ns, const std::string& name) override;
   bool objectExists(const std::string& ns, ObjectKind kind, const std::string& name) override;
   void deleteOwnedBy(const std::string& ns, const std::string& ownerUid) override;
   void echoJobChange(const std::string& ns, const std::string& name) override;
@@ -193,6 +194,7 @@ class SimCluster final : public ClusterBackend, public LaneSource {
   };
   struct Objects {
     std::map<std::string, ConfigMap> configMaps;
+    std::map<std::string, uint64_t> configMapVersions;  // by name, from configMapWrites_ on each write
     std::map<std::string, Secret> secrets;
     std::map<std::string, Service> services;
     std::map<std::string, NetworkPolicy> networkPolicies;
@@ -295,6 +297,7 @@ class SimCluster final : public ClusterBackend, public LaneSource {
 
   std::shared_mutex objectsMutex_;
   std::map<std::string, Objects> objects_;  // by namespace
+  uint64_t configMapWrites_ = 0;            // under objectsMutex_
 
   std::atomic<uint64_t> resourceVersion_{0};
   std::atomic<uint64_t> podSeq_{0};

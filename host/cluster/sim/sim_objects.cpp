@@ -107,7 +107,10 @@ void SimCluster::addPvc(const std::string& ns, const std::string& name) {
 ClusterStatus SimCluster::applyObjects(const std::string& ns, const Components& objects) {
   std::unique_lock lock(objectsMutex_);
   Objects& o = objects_[ns];
-  for (const auto& x : objects.configMaps) o.configMaps[x.metadata.name] = x;
+  for (const auto& x : objects.configMaps) {
+    o.configMaps[x.metadata.name] = x;
+    o.configMapVersions[x.metadata.name] = ++configMapWrites_;
+  }
   for (const auto& x : objects.secrets) o.secrets[x.metadata.name] = x;
   for (const auto& x : objects.services) o.services[x.metadata.name] = x;
   for (const auto& x : objects.networkPolicies) o.networkPolicies[x.metadata.name] = x;
@@ -120,7 +123,10 @@ ClusterStatus SimCluster::removeObject(const std::string& ns, ObjectKind kind, c
   if (auto it = objects_.find(ns); it != objects_.end()) {
     Objects& o = it->second;
     switch (kind) {
-      case ObjectKind::ConfigMap: erased = o.configMaps.erase(name); break;
+      case ObjectKind::ConfigMap:
+        erased = o.configMaps.erase(name);
+        o.configMapVersions.erase(name);
+        break;
       case ObjectKind::Secret: erased = o.secrets.erase(name); break;
       case ObjectKind::Service: erased = o.services.erase(name); break;
       case ObjectKind::NetworkPolicy: erased = o.networkPolicies.erase(name); break;
@@ -145,6 +151,14 @@ bool SimCluster::hasConfigMapData(const std::string& ns, const std::string& name
   if (o == objects_.end()) return false;
   auto it = o->second.configMaps.find(name);
   return it != o->second.configMaps.end() && it->second.data == data;
+}
+
+uint64_t SimCluster::configMapVersion(const std::string& ns, const std::string& name) {
+  std::shared_lock lock(objectsMutex_);
+  auto o = objects_.find(ns);
+  if (o == objects_.end()) return 0;
+  auto it = o->second.configMapVersions.find(name);
+  return it == o->second.configMapVersions.end() ? 0 : it->second;
 }
 
 bool SimCluster::objectExists(const std::string& ns, ObjectKind kind, const std::string& name) {
@@ -184,6 +198,7 @@ void SimCluster::deleteOwnedBy(const std::string& ns, const std::string& ownerUi
     if (auto it = objects_.find(ns); it != objects_.end()) {
       Objects& o = it->second;
       std::erase_if(o.configMaps, [&](const auto& x) { return ownedBy(x.second.metadata, ownerUid); });
+      std::erase_if(o.configMapVersions, [&](const auto& x) { return o.configMaps.count(x.first) == 0; });
       std::erase_if(o.secrets, [&](const auto& x) { return ownedBy(x.second.metadata, ownerUid); });
       std::erase_if(o.services, [&](const auto& x) { return ownedBy(x.second.metadata, ownerUid); });
       std::erase_if(o.networkPolicies, [&](const auto& x) { return ownedBy(x.second.metadata, ownerUid); });

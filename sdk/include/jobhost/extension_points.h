@@ -109,6 +109,14 @@ class ResourceClient {
     const std::optional<ConfigMap> existing = getConfigMap(name);
     return existing && existing->data == data;
   }
+  /// A number that changes whenever ConfigMap `name` is written (created or updated) and is never
+  /// reused for it, or 0 when it does not exist or this client keeps no versions. A caller that saw
+  /// hasConfigMapData true at version V need not compare again while the version is still V (see
+  /// volcano::createOrUpdateConfigMap). Added in ABI 1.4; this default keeps no versions.
+  virtual uint64_t configMapVersion(const std::string& name) {
+    static_cast<void>(name);
+    return 0;
+  }
 
  protected:
   ~ResourceClient() = default;

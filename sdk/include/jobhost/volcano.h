@@ -1,10 +1,13 @@
 // Small Volcano helpers plugins keep rewriting (job/plugins/util and job/helpers): pod index and
-// task of a pod, a pod's domain name, opening a port, the job's owner reference and the marker.
+// task of a pod, a pod's domain name, opening a port, the job's owner reference, the marker and what
+// a job's host names are derived from, and create-or-update of a ConfigMap kept per job.
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "jobhost/extension_points.h"
 #include "jobhost/job.h"
@@ -86,6 +89,62 @@ class Marker {
   std::string key_;
   std::string value_;
 };
+
+/// What a job's host names and the objects built from them (Volcano's GenerateHosts: svc's hosts,
+/// mpi's hostfile) are derived from: the job's name, namespace and UID, and per task its name,
+/// replicas, template hostname and subdomain. A plugin that keeps such objects per job (jobCache)
+/// stores one and rebuilds them when it no longer matches the job of the call. Pure; any thread.
+struct HostsSource {
+  struct Task {
+    std::string name;
+    int32_t replicas = 0;
+    std::string hostname;
+    std::string subdomain;
+  };
+  std::string job;
+  std::string namespace_;
+  std::string uid;
+  std::vector<Task> tasks;
+
+  static HostsSource of(const Job& j) {
+    HostsSource s{j.metadata.name, j.metadata.namespace_, j.metadata.uid, {}};
+    s.tasks.reserve(j.spec.tasks.size());
+    for (const auto& t : j.spec.tasks)
+      s.tasks.push_back({t.name, t.replicas, t.template_.spec.hostname, t.template_.spec.subdomain});
+    return s;
+  }
+  /// Whether `j` still has these names, UID and tasks (without building anything).
+  bool matches(const Job& j) const {
+    if (j.metadata.name != job || j.metadata.namespace_ != namespace_ || j.metadata.uid != uid ||
+        j.spec.tasks.size() != tasks.size())
+      return false;
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      const TaskSpec& t = j.spec.tasks[i];
+      if (t.name != tasks[i].name || t.replicas != tasks[i].replicas ||
+          t.template_.spec.hostname != tasks[i].hostname || t.template_.spec.subdomain != tasks[i].subdomain)
+        return false;
+    }
+    return true;
+  }
+};
+
+/// Volcano's CreateOrUpdateConfigMap for a ConfigMap a plugin keeps per job (a jobCache entry):
+/// applies `objects`, whose first ConfigMap is the one meant, unless the stored one has its data.
+/// `verified` is the entry's memo of the stored version at which the data last matched
+/// (ResourceClient::configMapVersion, 0 for none): while the stored version is still that, nothing
+/// is compared, so the syncs of a large job do not compare every host name each time. Keep one per
+/// ConfigMap in the entry (a `mutable` member: the hook calls of one job never overlap).
+inline Status createOrUpdateConfigMap(ResourceClient& client, const Components& objects, uint64_t& verified) {
+  const ConfigMap& cm = objects.configMaps.front();
+  const uint64_t before = client.configMapVersion(cm.metadata.name);
+  if (before != 0 && before == verified) return Status::ok();
+  if (client.hasConfigMapData(cm.metadata.name, cm.data)) {
+    verified = client.configMapVersion(cm.metadata.name) == before ? before : 0;  // unless written meanwhile
+    return Status::ok();
+  }
+  verified = 0;
+  return client.apply(objects);
+}
 
 /// One-off forms of Marker (each builds the key): whether the key is present at all, set, clear.
 inline bool hasMarker(JobContext& ctx, const std::string& plugin) {

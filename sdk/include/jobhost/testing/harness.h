@@ -140,6 +140,11 @@ class JOBHOST_TESTING_API Harness {
   void scriptPod(std::string podName, std::vector<PodScript> incarnations);
   void scriptDefault(PodScript script);  // default: runsForever()
   void evict(std::string_view podName);        // deletes the pod; settles this instant
+  /// Writes `objects` into the job's namespace, or deletes one object there, as a user or another
+  /// controller would behind the plugins' back (e.g. edits a plugin's ConfigMap). No sync follows
+  /// until the job's next event.
+  void writeObjects(const Components& objects);
+  void deleteObject(ObjectKind kind, std::string_view name);
   /// Issues a bus command (AbortJob, ResumeJob, RestartJob, RestartTask, RestartPod, ...).
   void command(std::string_view action, std::string_view task = {}, std::string_view pod = {});
   void advance(int64_t ms);                 // fires timers, settling after each instant
