@@ -22,8 +22,9 @@ namespace jobhost::bench {
 /// loaded by the production loader from lib/jobhost/plugins with the job naming env, svc and
 /// coscheduling (and ssh, whose RSA-2048 key generation costs ~100 ms per job). The default
 /// config guards every plugin call with a deadline (a helper-thread handoff per call);
-/// EnvSvcCoschedNoDeadline sets pluginCallTimeout 0 so calls run inline.
-enum class Plugins { None, EnvSvcCosched, EnvSvcCoschedSsh, EnvSvcCoschedNoDeadline };
+/// EnvSvcCoschedNoDeadline sets pluginCallTimeout 0 so calls run inline. EnvSvcCoschedMpi adds
+/// mpi, whose job is a master and pods-1 workers (the hosts ConfigMap and hostfile list every worker).
+enum class Plugins { None, EnvSvcCosched, EnvSvcCoschedSsh, EnvSvcCoschedNoDeadline, EnvSvcCoschedMpi };
 
 inline std::unique_ptr<JobPlugins> makeBenchPlugins(Plugins which) {
   if (which == Plugins::None) return std::make_unique<NoPluginJobPlugins>();
@@ -39,6 +40,7 @@ inline Job benchJob(const std::string& name, int32_t pods, Plugins which = Plugi
   Job job;
   if (which != Plugins::None) job.spec.plugins = {{"env", {}}, {"svc", {}}, {"coscheduling", {}}};
   if (which == Plugins::EnvSvcCoschedSsh) job.spec.plugins["ssh"] = {};
+  if (which == Plugins::EnvSvcCoschedMpi) job.spec.plugins["mpi"] = {};
   job.metadata.name = name;
   job.metadata.namespace_ = "bench";
   job.spec.queue = "default";
@@ -54,6 +56,13 @@ inline Job benchJob(const std::string& name, int32_t pods, Plugins which = Plugi
   c.image = "busybox";
   task.template_.spec.containers.push_back(c);
   task.template_.spec.restartPolicy = "Never";
+  if (which == Plugins::EnvSvcCoschedMpi) {
+    TaskSpec master = task;
+    master.name = "master";
+    master.replicas = 1;
+    job.spec.tasks.push_back(master);
+    task.replicas = pods - 1;
+  }
   job.spec.tasks.push_back(task);
   return job;
 }

@@ -146,27 +146,35 @@ void WorkerPool::runBatch(Worker& w) {
 }
 
 void WorkerPool::drainBatch(Worker& w) {
-  for (int n = 0; n < kDrainBatch; ++n) {
+  for (int n = 0; n < kDrainBatch;) {
+    bool ranOut = false;
     {
       std::lock_guard lock(w.mutex);
       if (w.queue.empty()) {
-        w.drainScheduled = false;
-        return;
-      }
-      RequestPtr req = w.queue.front();
-      w.queue.pop_front();
-      if (rounds_) {
-        if (!w.served.insert(req->jobHash).second) {
+        ranOut = true;
+      } else {
+        RequestPtr req = w.queue.front();
+        w.queue.pop_front();
+        if (rounds_ && !w.served.insert(req->jobHash).second) {
           defer(w, req);  // stays in `dirty`: still queued for dedup
           decrement();
           continue;
         }
+        w.dirty.erase(req);
+        w.processing = req;
       }
-      w.dirty.erase(req);
-      w.processing = req;
+    }
+    if (ranOut) {
+      // Rounds go on in this batch (one guard handoff for many rounds of a large job's requests).
+      if (idleHook_ && nextRound(w)) continue;
+      std::lock_guard lock(w.mutex);
+      if (!w.queue.empty()) continue;  // added meanwhile
+      w.drainScheduled = false;
+      return;
     }
     processor_(w.index, w.processing->req);  // only this batch writes `processing`; add() reads it under the lock
     finishProcessing(w, true);
+    ++n;
   }
   std::lock_guard lock(w.mutex);
   w.drainScheduled = false;
@@ -216,15 +224,20 @@ bool WorkerPool::startNextRound(Worker& w) {
 }
 
 void WorkerPool::idle(Worker& w) {
-  while (roundsOpen_) {
+  for (;;) {
     {
       std::lock_guard lock(w.mutex);
       if (w.drainScheduled || !w.queue.empty()) return;  // the drain comes back here when done
     }
-    if (idleHook_(w.index)) continue;
-    std::lock_guard lock(w.mutex);
-    if (!startNextRound(w)) return;
+    if (!nextRound(w)) return;
   }
+}
+
+bool WorkerPool::nextRound(Worker& w) {
+  if (!roundsOpen_) return false;
+  if (idleHook_(w.index)) return true;
+  std::lock_guard lock(w.mutex);
+  return startNextRound(w);
 }
 
 void WorkerPool::kick(const std::function<bool(size_t worker)>& pending) {

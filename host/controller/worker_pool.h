@@ -77,9 +77,10 @@ class WorkerPool {
 
   /// Rounds (the sim driver's deterministic mode): in a round each job has at most one request
   /// processed; its further requests wait, still deduplicated, for the worker's next round. When a
-  /// worker's round has run out of requests it calls `idle(worker)` (on its thread), which queues
-  /// what the requests caused (true) or finds nothing (false); then the next round starts, until a
-  /// round has nothing to do. Set before start().
+  /// worker's round has run out of requests it calls `idle(worker)` (on the thread running its
+  /// batch: its own, or its guard thread when plugin calls have deadlines), which queues what the
+  /// requests caused (true) or finds nothing (false); then the next round starts, until a round has
+  /// nothing to do. Set before start().
   using IdleHook = std::function<bool(size_t worker)>;
   void useRounds(IdleHook idle);
   /// Opens (or closes) the workers' rounds: only while open does a worker whose round ran out of
@@ -162,12 +163,15 @@ class WorkerPool {
   static void releaseSlot(Worker& w, Queued* slot) { w.freeSlots.push_back(slot); }
   void drain(Worker& w);             // a batch, then the idle hook when the queue ran empty
   void runBatch(Worker& w);
-  void drainBatch(Worker& w);       // up to kDrainBatch requests, then the next drain is scheduled
+  void drainBatch(Worker& w);       // up to kDrainBatch requests (rounds go on inside), then the next drain
   void finishProcessing(Worker& w, bool reuse);  // after w.processing was handled (or abandoned: not reused)
   void scheduleDrain(Worker& w);  // w.mutex held
   bool enqueue(Worker& w, const Request& request);  // w.mutex held; true when queued (drain to schedule)
   void defer(Worker& w, RequestPtr req);  // w.mutex held
   void idle(Worker& w);                   // rounds: on w's thread once its queue ran empty
+  /// Rounds, w's round having run out of requests: its idle hook (events that queue requests) or,
+  /// when that finds nothing, the next round. False when nothing is left or the rounds are closed.
+  bool nextRound(Worker& w);
   bool startNextRound(Worker& w);         // w.mutex held; false when nothing was deferred
   void backoffExpired(const Request& req, uint64_t id);  // a waiting request is ready: add it
   void increment() { pending_.fetch_add(1); }
