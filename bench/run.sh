@@ -98,6 +98,12 @@ for n in (10, 100, 1000, 10000):
           rf"BM_OneJobCostPerPod/{n}(/.*)?", perpod, "us", "-", lambda v: True)
 ratio("controller: cost per pod at 10,000 / at 10", B("controller_bench"),
       value(r"BM_OneJobCostPerPod/10000(/.*)?", perpod), p10, "<= 2", lambda r: r <= 2)
+w10 = value(r"BM_OneJobWithPluginsCostPerPod/10(/.*)?", perpod)
+for n in (10, 10000):
+    check(f"controller: cost per pod, one job of {n:,} pods, env/svc/coscheduling/mpi from .so", B("controller_bench"),
+          rf"BM_OneJobWithPluginsCostPerPod/{n}(/.*)?", perpod, "us", "-", lambda v: True)
+ratio("controller: the same, at 10,000 / at 10", B("controller_bench"),
+      value(r"BM_OneJobWithPluginsCostPerPod/10000(/.*)?", perpod), w10, "<= 2", lambda r: r <= 2)
 check("controller: memory per cached pod", B("controller_memory_bench"),
       r"BM_ControllerMemoryPerCachedPod.*", lambda b: b["bytes/pod"], "bytes", "<= 2,048", lambda v: v <= 2048)
 direct = value(r"BM_DirectSpawn64(/.*)?", ms)
