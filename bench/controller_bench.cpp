@@ -51,14 +51,14 @@ BENCHMARK(BM_ManyJobsToCompletion)
     ->UseRealTime()
     ->Iterations(3);
 
-/// Arg 0: pods of the one job; `which`: the plugins it runs with.
-void runOneJob(benchmark::State& state, Plugins which) {
-  const auto pods = static_cast<int32_t>(state.range(0));
+/// One job of `pods` pods of `cpuMilli` each, with plugins `which`, on `cluster`, to Completed.
+void runOneJob(benchmark::State& state, int32_t pods, Plugins which, const SimBackendConfig& cluster = {},
+               int64_t cpuMilli = 0) {
   for (auto _ : state) {
     state.PauseTiming();
-    auto rig = std::make_unique<Rig>(2, which);
+    auto rig = std::make_unique<Rig>(2, which, cluster);
     state.ResumeTiming();
-    if (!rig->controller.submitJob(benchJob("big", pods, which))) state.SkipWithError("submit failed");
+    if (!rig->controller.submitJob(benchJob("big", pods, which, cpuMilli))) state.SkipWithError("submit failed");
     rig->driver.runUntil(SimDriver::kForever);
     state.PauseTiming();
     auto job = rig->controller.getJob("bench", "big");
@@ -71,7 +71,10 @@ void runOneJob(benchmark::State& state, Plugins which) {
   state.counters["s/pod"] = benchmark::Counter(static_cast<double>(pods) * static_cast<double>(state.iterations()),
                                                benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
-void BM_OneJobCostPerPod(benchmark::State& state) { runOneJob(state, Plugins::None); }
+/// Arg 0: pods of the one job.
+void BM_OneJobCostPerPod(benchmark::State& state) {
+  runOneJob(state, static_cast<int32_t>(state.range(0)), Plugins::None);
+}
 BENCHMARK(BM_OneJobCostPerPod)
     ->Arg(10)->Arg(100)->Arg(1000)->Arg(10'000)
     ->Unit(benchmark::kMillisecond)
@@ -81,13 +84,29 @@ BENCHMARK(BM_OneJobCostPerPod)
 
 /// The same with env, svc, coscheduling and mpi from their .so files: the hosts ConfigMap and the
 /// hostfile name every worker, and are neither rebuilt nor compared on each of the job's syncs.
-void BM_OneJobWithPluginsCostPerPod(benchmark::State& state) { runOneJob(state, Plugins::EnvSvcCoschedMpi); }
+void BM_OneJobWithPluginsCostPerPod(benchmark::State& state) {
+  runOneJob(state, static_cast<int32_t>(state.range(0)), Plugins::EnvSvcCoschedMpi);
+}
 BENCHMARK(BM_OneJobWithPluginsCostPerPod)
     ->Arg(10)->Arg(10'000)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Repetitions(3)
     ->ReportAggregatesOnly(true);
+
+/// Arg 0: nodes of 8 CPUs. One gang of 20,000 one-CPU pods: each pod's node comes from the
+/// scheduler's node index, so 100,000 nodes cost about what 2,500 do (a scan of every node did not).
+void BM_OneJobOnLargeCluster(benchmark::State& state) {
+  SimBackendConfig cluster;
+  cluster.nodes = static_cast<int>(state.range(0));
+  runOneJob(state, 20'000, Plugins::None, cluster, 1000);
+}
+BENCHMARK(BM_OneJobOnLargeCluster)
+    ->ArgName("nodes")
+    ->Arg(2'500)->Arg(100'000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(2);
 
 }  // namespace
 }  // namespace jobhost::bench

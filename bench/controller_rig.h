@@ -36,7 +36,8 @@ inline std::unique_ptr<JobPlugins> makeBenchPlugins(Plugins which) {
   return std::make_unique<PluginJobPlugins>(*registry, config.priorityClasses);
 }
 
-inline Job benchJob(const std::string& name, int32_t pods, Plugins which = Plugins::None) {
+/// `cpuMilli`: each pod's CPU request (0: none, so every pod fits every node).
+inline Job benchJob(const std::string& name, int32_t pods, Plugins which = Plugins::None, int64_t cpuMilli = 0) {
   Job job;
   if (which != Plugins::None) job.spec.plugins = {{"env", {}}, {"svc", {}}, {"coscheduling", {}}};
   if (which == Plugins::EnvSvcCoschedSsh) job.spec.plugins["ssh"] = {};
@@ -54,6 +55,7 @@ inline Job benchJob(const std::string& name, int32_t pods, Plugins which = Plugi
   Container c;
   c.name = "main";
   c.image = "busybox";
+  if (cpuMilli > 0) c.resources.requests["cpu"] = Quantity::fromMilli(cpuMilli);
   task.template_.spec.containers.push_back(c);
   task.template_.spec.restartPolicy = "Never";
   if (which == Plugins::EnvSvcCoschedMpi) {
@@ -74,9 +76,9 @@ struct Rig {
   Controller controller;
   SimDriver driver;
   std::atomic<uint64_t> requests{0};
-  explicit Rig(int workers, Plugins which = Plugins::None)
+  explicit Rig(int workers, Plugins which = Plugins::None, const SimBackendConfig& cluster = {})
       : plugins(makeBenchPlugins(which)),
-        sim(clock, SimBackendConfig{}),
+        sim(clock, cluster),
         controller(ControllerConfig{workers, 15}, clock, sim, *plugins),
         driver(clock, sim, controller) {
     controller.setObserver([this](const HandledRequest&) { requests.fetch_add(1, std::memory_order_relaxed); });

@@ -104,6 +104,12 @@ for n in (10, 10000):
           rf"BM_OneJobWithPluginsCostPerPod/{n}(/.*)?", perpod, "us", "-", lambda v: True)
 ratio("controller: the same, at 10,000 / at 10", B("controller_bench"),
       value(r"BM_OneJobWithPluginsCostPerPod/10000(/.*)?", perpod), w10, "<= 2", lambda r: r <= 2)
+for n in (2500, 100000):
+    check(f"sim: one gang of 20,000 one-CPU pods on {n:,} nodes of 8 CPUs, to Completed", B("controller_bench"),
+          rf"BM_OneJobOnLargeCluster/nodes:{n}(/.*)?", ms, "ms", "-", lambda v: True)
+ratio("sim: the same, 100,000 nodes / 2,500", B("controller_bench"),
+      value(r"BM_OneJobOnLargeCluster/nodes:100000(/.*)?", ms), value(r"BM_OneJobOnLargeCluster/nodes:2500(/.*)?", ms),
+      "-", lambda r: True)
 check("controller: memory per cached pod", B("controller_memory_bench"),
       r"BM_ControllerMemoryPerCachedPod.*", lambda b: b["bytes/pod"], "bytes", "<= 2,048", lambda v: v <= 2048)
 direct = value(r"BM_DirectSpawn64(/.*)?", ms)

@@ -6,27 +6,11 @@
 
 #include "host/cluster/gang_readiness.h"
 #include "host/cluster/podgroup_conditions.h"
+#include "host/cluster/sim/node_index.h"
 #include "host/cluster/sim/sim_cluster.h"
 
 namespace jobhost {
 namespace {
-
-/// Least-allocated node that fits `request` (ties: fewer pods, lower index); -1 if none.
-int pickNode(const std::vector<SimResources>& free, const std::vector<int>& pods, const std::vector<bool>& lost,
-             const SimResources& request) {
-  int best = -1;
-  for (size_t i = 0; i < free.size(); ++i) {
-    if (lost[i] || !request.fitsIn(free[i])) continue;
-    if (best < 0) {
-      best = static_cast<int>(i);
-      continue;
-    }
-    const auto b = static_cast<size_t>(best);
-    if (free[i].cpuMilli > free[b].cpuMilli || (free[i].cpuMilli == free[b].cpuMilli && pods[i] < pods[b]))
-      best = static_cast<int>(i);
-  }
-  return best;
-}
 
 std::string describe(const SimResources& r) {
   return "cpu " + Quantity::fromMilli(r.cpuMilli).toString() + ", memory " +
@@ -62,18 +46,20 @@ void SimCluster::setGroupPhase(SimGroup& group, const std::string& phase) {
 
 void SimCluster::schedulePass() {
   std::lock_guard nodesLock(nodesMutex_);
-  std::vector<SimResources> free;
-  std::vector<int> podsOn;
-  std::vector<bool> lost;
-  SimResources total;
+  std::vector<NodeIndex::Node> nodes;
+  nodes.reserve(nodes_.size());
+  SimResources total, capacity;
   for (const auto& n : nodes_) {
     SimResources f = n.capacity;
     f -= n.used;
-    free.push_back(f);
-    podsOn.push_back(n.pods);
-    lost.push_back(n.lost);
-    if (!n.lost) total += f;
+    nodes.push_back({f, n.pods, n.lost});
+    if (!n.lost) {
+      total += f;
+      capacity += n.capacity;
+    }
   }
+  NodeIndex index;
+  index.reset(std::move(nodes));
   for (const auto& [at, g] : groupOrder_)
     if (g->reserved && g->pg.spec.minResources) total -= amountsOf(*g->pg.spec.minResources);
 
@@ -88,9 +74,6 @@ void SimCluster::schedulePass() {
       setGroupPhase(g, "Inqueue");
     } else {
       if (phase.empty()) setGroupPhase(g, "Pending");
-      SimResources capacity;
-      for (const auto& n : nodes_)
-        if (!n.lost) capacity += n.capacity;
       const bool never = !need.fitsIn(capacity);
       reportUnschedulable(g, reportNotEnoughResources(
                                  g.pg.status.conditions,
@@ -102,9 +85,7 @@ void SimCluster::schedulePass() {
   }
 
   std::vector<SimPod*> members, waiting;
-  std::vector<std::pair<SimPod*, int>> placed;
-  std::vector<SimResources> trial;
-  std::vector<int> trialPods;
+  std::vector<std::pair<SimPod*, int>> placed;  // tried on `index`: taken back unless the gang is bound
   std::vector<std::string_view> occupied;
   for (const auto& [at, gp] : groupOrder_) {
     SimGroup& g = *gp;
@@ -128,16 +109,11 @@ void SimCluster::schedulePass() {
       if (p->holdsResources || p->state.status.phase == PodPhase::Succeeded) ++allocated;
       if (p->node < 0 && p->state.status.phase == PodPhase::Pending) waiting.push_back(p);
     }
-    if (!waiting.empty()) {
-      trial = free;
-      trialPods = podsOn;
-      for (SimPod* p : waiting) {
-        int n = pickNode(trial, trialPods, lost, p->request);
-        if (n < 0) continue;
-        trial[static_cast<size_t>(n)] -= p->request;
-        ++trialPods[static_cast<size_t>(n)];
-        placed.emplace_back(p, n);
-      }
+    for (SimPod* p : waiting) {
+      int n = index.pick(p->request);
+      if (n < 0) continue;
+      index.take(n, p->request);
+      placed.emplace_back(p, n);
     }
     const bool enough = !placed.empty() && allocated + static_cast<int>(placed.size()) >= g.pg.spec.minMember;
     std::optional<TaskShortfall> shortTask;
@@ -148,9 +124,9 @@ void SimCluster::schedulePass() {
       for (auto& [p, n] : placed) occupied.push_back(taskOfPod(*p->state.object));
       shortTask = taskShortOfMinimum(g.pg.spec.minMember, g.pg.spec.minTaskMember, occupied);
     }
-    if (enough && !shortTask) {
-      free.swap(trial);
-      podsOn.swap(trialPods);
+    if (!enough || shortTask) {
+      for (auto it = placed.rbegin(); it != placed.rend(); ++it) index.give(it->second, it->first->request);
+    } else {
       for (auto& [p, n] : placed) {
         Node& node = nodes_[static_cast<size_t>(n)];
         p->node = n;

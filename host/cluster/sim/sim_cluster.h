@@ -17,33 +17,12 @@
 
 #include "host/cluster/backend.h"
 #include "host/cluster/sim/pod_behaviour.h"
+#include "host/cluster/sim/sim_resources.h"
 #include "host/common/object_key.h"
 #include "host/config/config.h"
 #include "host/controller/clock.h"
 
 namespace jobhost {
-
-/// CPU and memory in milli-units, GPUs whole (nvidia.com/gpu).
-struct SimResources {
-  int64_t cpuMilli = 0;
-  int64_t memoryMilli = 0;
-  int64_t gpu = 0;
-  bool fitsIn(const SimResources& free) const {
-    return cpuMilli <= free.cpuMilli && memoryMilli <= free.memoryMilli && gpu <= free.gpu;
-  }
-  SimResources& operator+=(const SimResources& o) {
-    cpuMilli += o.cpuMilli;
-    memoryMilli += o.memoryMilli;
-    gpu += o.gpu;
-    return *this;
-  }
-  SimResources& operator-=(const SimResources& o) {
-    cpuMilli -= o.cpuMilli;
-    memoryMilli -= o.memoryMilli;
-    gpu -= o.gpu;
-    return *this;
-  }
-};
 
 /// Threading: backend calls may come from any thread. State lives in lanes (one by default; one
 /// per controller worker with useLanes()), each a job's pods, PodGroups, scripted transitions and
