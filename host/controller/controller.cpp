@@ -186,8 +186,9 @@ void Controller::process(size_t worker, const Request& req) {
   HandledRequest& rep = f.rep;
   startReport(rep, req, decision);
   if (decision.delayMs != 0) {
-    delayed_.add(delayActionOf(req, decision), req,
-                 [this](const std::shared_ptr<DelayedActions::Entry>& e) { return armDelayed(e); });
+    DelayAction act = delayActionOf(req, decision);
+    act.jobUid = entry.job->metadata.uid;
+    delayed_.add(act, req, [this](const std::shared_ptr<DelayedActions::Entry>& e) { return armDelayed(e); });
   } else if (Status st = executeStateAction(actions_, entry, f.start, stateActionOf(req, decision.action)); !st) {
     rep.error = st.message();
     handleError(entry, f.start, req, rep, &f.terminating);
@@ -251,7 +252,8 @@ void Controller::fireDelayed(const std::shared_ptr<DelayedActions::Entry>& delay
   HandledRequest rep;
   {
     auto entry = cache_.lockExisting(delayed->act.jobKey);
-    if (!entry || !entry->job) return;
+    // Deleted with its job (README deviation 8), even when overwritten in the map and so not dropped there.
+    if (!entry || !entry->job || entry->job->metadata.uid != delayed->act.jobUid) return;
     JobPhase phase = entry->job->status.state.phase;
     rep.request = delayed->origin;
     rep.action = delayed->act.action;

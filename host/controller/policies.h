@@ -14,6 +14,7 @@ namespace jobhost {
 /// Volcano's delayAction: the outcome of applyPolicies, kept while a delayed action waits.
 struct DelayAction {
   std::string jobKey;
+  std::string jobUid;  // of the job it was decided for (set when delayed): not a job created again under its name
   std::string event;
   std::string taskName;
   std::string podName;

@@ -18,7 +18,31 @@ std::vector<HandledRequest> firedOf(const std::vector<HandledRequest>& lines) {
   return out;
 }
 
-class Loop : public ControllerTest {};
+std::vector<HandledRequest> withEvent(const std::vector<HandledRequest>& lines, const std::string& event) {
+  std::vector<HandledRequest> out;
+  for (const auto& r : lines)
+    if (r.request.event == event) out.push_back(r);
+  return out;
+}
+
+class Loop : public ControllerTest {
+ protected:
+  /// Job "job" of 2 workers: PodFailed → RestartJob after 3 s, PodEvicted → `onEvicted` after 10 s.
+  /// worker-0 fails at 2 s (RestartJob due at 5 s) and is evicted at 3 s: `onEvicted`, due at 13 s,
+  /// overwrites RestartJob in the pod's slot. Returns the requests handled until then.
+  std::vector<HandledRequest> overwriteRestartJobAt3s(const std::string& onEvicted) {
+    defaults = runsForever(1000);
+    script("job-worker-0", {runs(1000, 1, 1000)});
+    start();
+    Job job = makeJob("job", {{"worker", 2}});
+    job.spec.policies = {onEvent("PodFailed", "RestartJob", 3000), onEvent("PodEvicted", onEvicted, 10'000)};
+    submit(job);
+    runTo(3000);
+    sim->evictPod(ns, "job-worker-0");
+    settle();
+    return take();
+  }
+};
 
 // handleJobError requeues while NumRequeues < maxRequeue; at the limit it runs TerminateJob and
 // drops the request WITHOUT queue.Forget (only a success forgets). So once a request used up its
@@ -112,20 +136,11 @@ TEST_F(Loop, OnlyNonInternalActionsCleanUpDelayedActions) {
 // timer. The old action still fires, and its cleanupDelayActions (same ActionType: Job) then
 // cancels the newer entry, which never runs.
 TEST_F(Loop, OverwrittenDelayedActionFiresAndItsCleanupCancelsTheNewerOneOfTheSameType) {
-  defaults = runsForever(1000);
-  script("job-worker-0", {runs(1000, 1, 1000)});
-  start();
-  Job job = makeJob("job", {{"worker", 2}});
-  job.spec.policies = {onEvent("PodFailed", "RestartJob", 3000), onEvent("PodEvicted", "AbortJob", 10'000)};
-  submit(job);
-  runTo(2000);  // worker-0 failed at 2 s: RestartJob due at 5 s
-  auto failed = takeEvent("PodFailed");
+  const auto handled = overwriteRestartJobAt3s("AbortJob");
+  const auto failed = withEvent(handled, "PodFailed");
+  const auto evicted = withEvent(handled, "PodEvicted");
   ASSERT_EQ(failed.size(), 1u);
   EXPECT_EQ(failed[0].delayMs, 3000);
-  runTo(3000);
-  sim->evictPod(ns, "job-worker-0");  // PodEvicted of the same pod: AbortJob due at 13 s, overwrites
-  settle();
-  auto evicted = takeEvent("PodEvicted");
   ASSERT_EQ(evicted.size(), 1u);
   EXPECT_EQ(evicted[0].action, "AbortJob");
   EXPECT_EQ(evicted[0].delayMs, 10'000);
@@ -145,16 +160,7 @@ TEST_F(Loop, OverwrittenDelayedActionFiresAndItsCleanupCancelsTheNewerOneOfTheSa
 
 // The same, with the newer action of another type: both fire.
 TEST_F(Loop, OverwrittenDelayedActionOfAnotherTypeLeavesTheNewerOneToFire) {
-  defaults = runsForever(1000);
-  script("job-worker-0", {runs(1000, 1, 1000)});
-  start();
-  Job job = makeJob("job", {{"worker", 2}});
-  job.spec.policies = {onEvent("PodFailed", "RestartJob", 3000), onEvent("PodEvicted", "RestartPod", 10'000)};
-  submit(job);
-  runTo(3000);
-  sim->evictPod(ns, "job-worker-0");
-  settle();
-  take();
+  overwriteRestartJobAt3s("RestartPod");
   runTo(5000);
   auto first = firedOf(take());
   ASSERT_EQ(first.size(), 1u);
@@ -172,6 +178,19 @@ TEST_F(Loop, OverwrittenDelayedActionOfAnotherTypeLeavesTheNewerOneToFire) {
   EXPECT_EQ(second[0].phase, JobPhase::Restarting);
   EXPECT_EQ(second[0].retryCount, 2);
   EXPECT_EQ(controller->delayedActionCount(ns, "job"), 0u);
+}
+
+// Our deviation: deleting a job cancels its delayed actions, an overwritten one too (Volcano's
+// timer keeps running and acts on a job created again under the same name).
+TEST_F(Loop, OverwrittenDelayedActionOfADeletedJobDoesNotActOnAJobOfTheSameName) {
+  overwriteRestartJobAt3s("AbortJob");
+  ASSERT_TRUE(controller->deleteJob(ns, "job").isOk());
+  ASSERT_TRUE(controller->submitJob(makeJob("job", {{"worker", 2}})).isOk());
+  runTo(20'000);  // RestartJob's timer (5 s) and AbortJob's (13 s) pass
+  EXPECT_TRUE(firedOf(take()).empty());
+  EXPECT_EQ(phase(), JobPhase::Running);
+  EXPECT_EQ(status().retryCount, 0);
+  EXPECT_EQ(status().version, 0);
 }
 
 // A delayed action runs against the state of the phase the job is in when it fires.
