@@ -54,6 +54,13 @@ Status runPoint(const Registry& registry, const PipelineResult& result, Point po
   return Status::ok();
 }
 
+/// Trainer puts Info's labels and annotations on the JobSet, the job-level object it builds; here
+/// that is the job's PodGroup. They go over the job's own, which Volcano copies onto it.
+void labelPodGroup(RuntimeInfo& info) {
+  for (const auto& [key, value] : info.labels) info.podGroup.metadata.labels.insert_or_assign(key, value);
+  for (const auto& [key, value] : info.annotations) info.podGroup.metadata.annotations.insert_or_assign(key, value);
+}
+
 }  // namespace
 
 const Components& PipelineResult::builtBy(const RegisteredPlugin* plugin) const {
@@ -131,6 +138,7 @@ PipelineResult runPipeline(const Registry& registry, const Job& job,
     return failed;
   }
   if (!st) result.built.clear();  // ComponentBuild is fail fast: nothing built survives a failure
+  if (st) labelPodGroup(*result.info);
   result.status = st;
   return std::move(result);
 }

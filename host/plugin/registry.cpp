@@ -3,6 +3,7 @@
 #include "host/plugin/registry.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <mutex>
 
 #include "host/common/log.h"
@@ -12,7 +13,14 @@ namespace jobhost {
 namespace {
 constexpr std::array<const char*, kPointCount> kPointNames = {
     "Validation", "MLPolicy", "PodGroupPolicy", "PodNetwork", "ComponentBuild", "Status", "JobHooks"};
+
+/// The same library file, also under another path (a symlink, a relative path).
+bool sameFile(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  std::error_code ec;
+  return a == b || std::filesystem::equivalent(a, b, ec);
 }
+}  // namespace
 
 const char* toString(Point point) { return kPointNames[static_cast<size_t>(point)]; }
 
@@ -60,10 +68,11 @@ Expected<std::shared_ptr<Registry>> Registry::fromLoaded(std::vector<RegisteredP
   auto reg = std::make_shared<Registry>();
   for (size_t i = 0; i < plugins.size(); ++i)
     for (size_t j = 0; j < i; ++j) {
-      if (plugins[i].loaded.file == plugins[j].loaded.file && !plugins[i].loaded.file.empty())
+      if (sameFile(plugins[i].loaded.file, plugins[j].loaded.file))
         return Expected<std::shared_ptr<Registry>>::failure(
-            plugins[i].loaded.file + ": plugin \"" + plugins[i].loaded.name +
-            "\" is loaded twice; remove the duplicate entry from the config");
+            plugins[i].loaded.file + ": plugin \"" + plugins[i].loaded.name + "\" is loaded twice" +
+            (plugins[i].loaded.file == plugins[j].loaded.file ? "" : " (also as " + plugins[j].loaded.file + ")") +
+            "; remove the duplicate entry from the config");
       for (const auto& name : plugins[i].names)
         if (std::find(plugins[j].names.begin(), plugins[j].names.end(), name) != plugins[j].names.end())
           return Expected<std::shared_ptr<Registry>>::failure(
@@ -107,7 +116,7 @@ Status Registry::buildPoints(const HostConfig& config) {
     if (point == Point::Status && list.size() > 1)
       return Status::error(config.file + ": too many Status plugins are registered (" + list[0]->names[0] +
                            ", " + list[1]->names[0] +
-                           "); at most one may implement Status: disable the others under "
+                           "); at most one may run at the status point: disable the others under "
                            "extensionPoints.status.disabled");
   }
   return Status::ok();

@@ -32,16 +32,18 @@ void checkContainers(const std::vector<jobhost::Container>& containers, const st
 void validateMpiJob(const jobhost::Job& job, const jobhost::PluginArgs& args, jobhost::ValidationResult& out) {
   MpiOptions options;
   if (jobhost::Status st = parseMpiOptions(args, options); !st) out.warnings.push_back(jobhost::ignoredFlagWarning("spec.plugins.mpi", st));
-  if (options.runLauncherAsNode && job.findTask(options.worker) == nullptr)
-    out.errors.push_back({"spec.plugins.mpi", "--run-launcher-as-node needs the worker task \"" + options.worker +
-                                                  "\" beside the master (Trainer's launcher and node): add the "
-                                                  "task or drop the flag"});
+  // Trainer's launcher is the master task and its nodes the worker task: with runLauncherAsNode and
+  // no worker task, the launcher is the only node, so numNodes (the master's replicas) must be 1.
+  const bool launcherOnly = options.runLauncherAsNode && job.findTask(options.worker) == nullptr;
   for (size_t t = 0; t < job.spec.tasks.size(); ++t) {
     const auto& task = job.spec.tasks[t];
     if (task.name != options.master) continue;
-    const std::string base = "spec.tasks[" + std::to_string(t) + "].template.spec.";
-    checkContainers(task.template_.spec.initContainers, base + "initContainers", out);
-    checkContainers(task.template_.spec.containers, base + "containers", out);
+    const std::string base = "spec.tasks[" + std::to_string(t) + "]";
+    if (launcherOnly && task.replicas >= 2)
+      out.errors.push_back({base + ".replicas", "must have 1 when MPI trainingRuntime with enabled runLauncherAsNode "
+                                                "does not have either launcher and node"});
+    checkContainers(task.template_.spec.initContainers, base + ".template.spec.initContainers", out);
+    checkContainers(task.template_.spec.containers, base + ".template.spec.containers", out);
     return;
   }
   // A missing master task is reported by the host's admission (Volcano's webhook rule), not here.

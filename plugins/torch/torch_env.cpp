@@ -38,10 +38,10 @@ jobhost::Status rankOf(const TorchOptions& options, const std::string& taskKey,
 
 namespace {
 
-// CPU request of one container as Kubernetes defaults it: the request when one is given (even 0),
-// else the limit (a missing request defaults to the limit), else none.
+// CPU of one container as Trainer counts it: the request unless it is zero or absent, then the
+// limit; none when neither is set.
 const jobhost::Quantity* cpuOf(const jobhost::ResourceRequirements& r) {
-  if (auto it = r.requests.find("cpu"); it != r.requests.end()) return &it->second;
+  if (auto it = r.requests.find("cpu"); it != r.requests.end() && !it->second.isZero()) return &it->second;
   if (auto it = r.limits.find("cpu"); it != r.limits.end()) return &it->second;
   return nullptr;
 }

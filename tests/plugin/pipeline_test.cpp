@@ -57,6 +57,22 @@ TEST(Pipeline, FailFastNamesThePluginAndKeepsEarlierMutations) {
   EXPECT_TRUE(r.built.empty());
 }
 
+// Info's labels and annotations (Trainer's JobSet metadata) go on the job's PodGroup, over the
+// job's own; a failed pipeline builds no PodGroup to label.
+TEST(Pipeline, InfoLabelsAndAnnotationsGoOnThePodGroupOverTheJobs) {
+  Job job = twoTaskJob({"--label=team=ml"}, {"--label=tier=gold"});
+  job.metadata.labels = {{"team", "web"}, {"app", "p"}};
+  auto r = runPipeline(*registry(kAB), job, {});
+  ASSERT_TRUE(r.status) << r.status.message();
+  EXPECT_EQ(r.info->podGroup.metadata.labels,
+            (StringMap{{"app", "p"}, {"team", "ml"}, {"tier", "gold"}}));
+  EXPECT_EQ(r.info->podGroup.metadata.annotations.at("trace"),
+            "probea:ML,probeb:ML,probea:PG,probeb:PG,probea:NET,probeb:NET");
+  auto failed = runPipeline(*registry(kAB), twoTaskJob({"--label=team=ml", "--fail-at=NET"}, {}), {});
+  ASSERT_FALSE(failed.status);
+  EXPECT_EQ(failed.info->podGroup.metadata.labels.count("team"), 0u);
+}
+
 // Pod sets are the job's tasks: resizing, renaming or dropping one fails the point, naming the
 // plugin and what to change instead, and later plugins do not run.
 TEST(Pipeline, APluginThatReshapesThePodSetsFailsItsPoint) {

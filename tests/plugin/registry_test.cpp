@@ -3,6 +3,9 @@
 #include "host/plugin/registry.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
 
 namespace jobhost {
 namespace {
@@ -33,7 +36,7 @@ TEST(Registry, SecondStatusPluginRefused) {
   auto reg = Registry::load(configFrom(R"({"plugins":[{"name":"statusa"},{"name":"statusb"}]})"));
   ASSERT_FALSE(reg);
   EXPECT_NE(reg.error().find("too many Status plugins are registered (statusa, statusb); at most one may "
-                             "implement Status"),
+                             "run at the status point"),
             std::string::npos)
       << reg.error();
 }
@@ -92,6 +95,20 @@ TEST(Registry, SameFileTwiceIsRefused) {
   ASSERT_FALSE(reg);
   EXPECT_NE(reg.error().find("plugin \"withargs\" is loaded twice; remove the duplicate entry"), std::string::npos)
       << reg.error();
+}
+
+TEST(Registry, SameFileThroughASymlinkIsRefused) {
+  const auto dir = std::filesystem::temp_directory_path() / ("jobhost-registry-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto link = dir / "libjobhost_wa_link.so";
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink(std::string(JOBHOST_FIXTURE_DIR) + "/libjobhost_withargs.so", link);
+  auto reg = Registry::load(configFrom(R"({"plugins":[{"name":"withargs"},{"name":"again","path":")" + link.string() +
+                                       R"("}]})"));
+  std::filesystem::remove_all(dir);
+  ASSERT_FALSE(reg);
+  EXPECT_EQ(reg.error(), link.string() + ": plugin \"withargs\" is loaded twice (also as " + JOBHOST_FIXTURE_DIR +
+                             "/libjobhost_withargs.so); remove the duplicate entry from the config");
 }
 
 TEST(Registry, ActivationAliasesAndArgs) {

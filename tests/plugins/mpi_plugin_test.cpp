@@ -140,7 +140,7 @@ TEST_F(MpiPluginTest, SlotsFollowTheWorkersGpusUnlessGiven) {
 }
 
 // --run-launcher-as-node (Trainer's runLauncherAsNode): the master's hosts are in the hostfile too,
-// in task order; MPI_HOST stays Volcano's worker list. Without a worker task it is an error.
+// in task order; MPI_HOST stays Volcano's worker list.
 TEST_F(MpiPluginTest, LauncherAsNodeListsTheMasterHostsInTaskOrder) {
   const std::string both = "demo-master-0.demo slots=1\ndemo-worker-0.demo slots=1\ndemo-worker-1.demo slots=1\n";
   EXPECT_EQ(build({"--run-launcher-as-node"}).configMaps[0].data.at("hostfile"), both);
@@ -155,13 +155,19 @@ TEST_F(MpiPluginTest, LauncherAsNodeListsTheMasterHostsInTaskOrder) {
   EXPECT_EQ(build({"--run-launcher-as-node", "--slots=2"}).configMaps[0].data.at("hostfile"),
             "demo-worker-0.demo slots=2\ndemo-worker-1.demo slots=2\ndemo-master-0.demo slots=2\n");
 
+  // Without a worker task the launcher is the only node: one master replica runs alone (no hostfile,
+  // as without the flag); more are Trainer's numNodes >= 2 without a node pod set.
   job_ = job("demo", {task("master", 1)}, {{"mpi", {"--run-launcher-as-node"}}});
+  EXPECT_TRUE(validate({"--run-launcher-as-node"}).errors.empty());
+  EXPECT_TRUE(build({"--run-launcher-as-node"}).configMaps.empty());
+  job_ = job("demo", {task("master", 2)}, {{"mpi", {"--run-launcher-as-node"}}});
   const ValidationResult out = validate({"--run-launcher-as-node"});
   ASSERT_EQ(out.errors.size(), 1u);
-  EXPECT_EQ(out.errors[0].field, "spec.plugins.mpi");
+  EXPECT_EQ(out.errors[0].field, "spec.tasks[0].replicas");
   EXPECT_EQ(out.errors[0].message,
-            "--run-launcher-as-node needs the worker task \"worker\" beside the master (Trainer's launcher and "
-            "node): add the task or drop the flag");
+            "must have 1 when MPI trainingRuntime with enabled runLauncherAsNode does not have either launcher and "
+            "node");
+  EXPECT_TRUE(validate({}).errors.empty());
 }
 
 TEST_F(MpiPluginTest, WithoutAWorkerTaskTheMasterIsUntouchedAndNoHostfileIsBuilt) {

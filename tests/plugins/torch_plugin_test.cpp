@@ -133,15 +133,17 @@ TEST_F(TorchPluginTest, AutoNprocStaysAutoWhenAGpuIsRequested) {
   EXPECT_EQ(envList(created("master", 0).spec.containers[0]), expectedEnv("23456", "auto", "0"));
 }
 
-// "max(1, ceil(CPU request))": a container's CPU request as Kubernetes defaults it, so the limit
-// stands in only for a missing request; an explicit request of 0 stays 0.
-TEST_F(TorchPluginTest, AutoNprocUsesTheCpuRequestAndTheLimitOnlyWhenNoRequestIsGiven) {
+// "CPU comes from requests unless zero, in which case limits are used", per container, summed,
+// rounded up: an explicit request of 0 counts as none.
+TEST_F(TorchPluginTest, AutoNprocUsesTheCpuRequestAndTheLimitWhenTheRequestIsZeroOrAbsent) {
   job_.spec.tasks[0].template_.spec.containers = {withCpu("main", "0", "4"), withCpu("sidecar", "1500m", "8")};
-  EXPECT_EQ(created("master", 0).spec.containers[0].env[5].value, "2");  // ceil(0 + 1.5)
+  EXPECT_EQ(created("master", 0).spec.containers[0].env[5].value, "6");  // ceil(4 + 1.5)
   job_.spec.tasks[0].template_.spec.containers = {withCpu("main", "0", "4")};
-  EXPECT_EQ(envList(created("master", 0).spec.containers[0]), expectedEnv("23456", "1", "0"));
+  EXPECT_EQ(envList(created("master", 0).spec.containers[0]), expectedEnv("23456", "4", "0"));
   job_.spec.tasks[0].template_.spec.containers = {withCpu("main", nullptr, "2100m")};
   EXPECT_EQ(envList(created("master", 0).spec.containers[0]), expectedEnv("23456", "3", "0"));
+  job_.spec.tasks[0].template_.spec.containers = {withCpu("main", "0", nullptr)};
+  EXPECT_EQ(envList(created("master", 0).spec.containers[0]), expectedEnv("23456", "1", "0"));
 }
 
 TEST_F(TorchPluginTest, TaskNamesWithDashesAndATemplateHostname) {

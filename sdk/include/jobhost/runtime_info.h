@@ -79,8 +79,8 @@ struct RuntimeInfo {
   explicit RuntimeInfo(const Job& j) : job(j) {}
 
   const Job& job;  // the defaulted, admitted job (read only)
-  StringMap labels;
-  StringMap annotations;
+  StringMap labels;       // put on the job's PodGroup after the pipeline (Trainer's JobSet labels)
+  StringMap annotations;  // the same, for annotations
   SchedulerInfo scheduler;
   std::vector<PodSet> podSets;
   PodGroup podGroup;  // the job's PodGroup as the host built it; PodGroupPolicy plugins may edit it
