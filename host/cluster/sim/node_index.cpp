@@ -24,25 +24,26 @@ void NodeIndex::reset(std::vector<Node> nodes) {
   nodes_ = std::move(nodes);
   width_ = 1;
   while (width_ < nodes_.size()) width_ *= 2;
-  tree_.assign(2 * width_, Summary{kNone, kNone, kNone, kNoPods});
-  for (size_t i = 0; i < nodes_.size(); ++i)
-    if (const Node& n = nodes_[i]; !n.lost) tree_[width_ + i] = {n.free.cpuMilli, n.free.memoryMilli, n.free.gpu, n.pods};
-  for (size_t t = width_ - 1; t >= 1; --t) {
-    const Summary& l = tree_[2 * t];
-    const Summary& r = tree_[2 * t + 1];
-    tree_[t] = {std::max(l.cpu, r.cpu), std::max(l.memory, r.memory), std::max(l.gpu, r.gpu), std::min(l.pods, r.pods)};
-  }
+  tree_.resize(2 * width_);
+  for (size_t i = 0; i < width_; ++i) tree_[width_ + i] = leafOf(i);
+  for (size_t t = width_ - 1; t >= 1; --t) pull(t);
 }
 
-void NodeIndex::update(size_t leaf) {
-  const Node& n = nodes_[leaf];
-  size_t t = width_ + leaf;
-  tree_[t] = {n.free.cpuMilli, n.free.memoryMilli, n.free.gpu, n.pods};
-  for (t /= 2; t >= 1; t /= 2) {
-    const Summary& l = tree_[2 * t];
-    const Summary& r = tree_[2 * t + 1];
-    tree_[t] = {std::max(l.cpu, r.cpu), std::max(l.memory, r.memory), std::max(l.gpu, r.gpu), std::min(l.pods, r.pods)};
-  }
+NodeIndex::Summary NodeIndex::leafOf(size_t i) const {
+  if (i >= nodes_.size() || nodes_[i].lost) return {kNone, kNone, kNone, kNoPods};
+  const Node& n = nodes_[i];
+  return {n.free.cpuMilli, n.free.memoryMilli, n.free.gpu, n.pods};
+}
+
+void NodeIndex::pull(size_t t) {
+  const Summary& l = tree_[2 * t];
+  const Summary& r = tree_[2 * t + 1];
+  tree_[t] = {std::max(l.cpu, r.cpu), std::max(l.memory, r.memory), std::max(l.gpu, r.gpu), std::min(l.pods, r.pods)};
+}
+
+void NodeIndex::update(size_t node) {
+  tree_[width_ + node] = leafOf(node);
+  for (size_t t = (width_ + node) / 2; t >= 1; t /= 2) pull(t);
 }
 
 void NodeIndex::take(int node, const SimResources& request) {

@@ -37,7 +37,9 @@ class NodeIndex {
     int pods;
   };
   struct Best;
-  void update(size_t leaf);
+  Summary leafOf(size_t node) const;  // a lost node (or padding) fits nothing
+  void pull(size_t t);                // tree_[t] from its two children
+  void update(size_t node);
   void search(size_t t, size_t lo, size_t hi, const SimResources& request, Best& best) const;
   bool better(size_t i, const Best& best) const;
 
