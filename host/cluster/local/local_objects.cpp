@@ -1,6 +1,7 @@
 // LocalBackend's object store (PVCs, ConfigMaps, Secrets, Services, NetworkPolicies), garbage
 // collection by owner, and the local extras (job pods, process ids, kill all).
 #include <filesystem>
+#include <functional>
 #include <future>
 
 #include "host/cluster/local/local_backend.h"
@@ -18,12 +19,15 @@ bool ownedBy(const ObjectMeta& meta, const std::string& uid) {
 }
 
 template <class Map>
-void eraseOwned(Map& map, const std::string& ns, const std::string& uid) {
+void eraseOwned(Map& map, const std::string& ns, const std::string& uid,
+                const std::function<void(const std::string& key)>& onErase = {}) {
   for (auto it = map.begin(); it != map.end();) {
-    if (it->second.metadata.namespace_ == ns && ownedBy(it->second.metadata, uid))
+    if (it->second.metadata.namespace_ == ns && ownedBy(it->second.metadata, uid)) {
+      if (onErase) onErase(it->first);
       it = map.erase(it);
-    else
+    } else {
       ++it;
+    }
   }
 }
 
@@ -159,8 +163,7 @@ void LocalBackend::deleteOwnedBy(const std::string& ns, const std::string& owner
     else
       ++it;
   }
-  eraseOwned(configMaps_, ns, ownerUid);
-  std::erase_if(configMapVersions_, [&](const auto& v) { return configMaps_.count(v.first) == 0; });
+  eraseOwned(configMaps_, ns, ownerUid, [this](const std::string& key) { configMapVersions_.erase(key); });
   eraseOwned(secrets_, ns, ownerUid);
   eraseOwned(services_, ns, ownerUid);
   eraseOwned(networkPolicies_, ns, ownerUid);

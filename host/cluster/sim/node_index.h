@@ -28,7 +28,6 @@ class NodeIndex {
   void take(int node, const SimResources& request);
   /// Undoes take(node, request).
   void give(int node, const SimResources& request);
-  const Node& at(int node) const { return nodes_[static_cast<size_t>(node)]; }
 
  private:
   /// The most free of each resource and the fewest pods among a subtree's usable nodes.

@@ -197,8 +197,11 @@ void SimCluster::deleteOwnedBy(const std::string& ns, const std::string& ownerUi
     std::unique_lock lock(objectsMutex_);
     if (auto it = objects_.find(ns); it != objects_.end()) {
       Objects& o = it->second;
-      std::erase_if(o.configMaps, [&](const auto& x) { return ownedBy(x.second.metadata, ownerUid); });
-      std::erase_if(o.configMapVersions, [&](const auto& x) { return o.configMaps.count(x.first) == 0; });
+      std::erase_if(o.configMaps, [&](const auto& x) {
+        if (!ownedBy(x.second.metadata, ownerUid)) return false;
+        o.configMapVersions.erase(x.first);  // a version goes with its ConfigMap
+        return true;
+      });
       std::erase_if(o.secrets, [&](const auto& x) { return ownedBy(x.second.metadata, ownerUid); });
       std::erase_if(o.services, [&](const auto& x) { return ownedBy(x.second.metadata, ownerUid); });
       std::erase_if(o.networkPolicies, [&](const auto& x) { return ownedBy(x.second.metadata, ownerUid); });
