@@ -31,8 +31,9 @@ TEST(AuditSimulateScript, DuplicateKeysAreErrors) {
 
 TEST(AuditSimulateScript, AnEventIsExactlyOneAction) {
   EXPECT_EQ(parseError("events:\n  - {at: 1s, loseNode: 1, restoreNode: 1}\n"),
-            "s.yaml:2:5: events[0]: needs exactly one of evict, command, loseNode, restoreNode");
-  EXPECT_EQ(parseError("events:\n  - {at: 1s}\n"), "s.yaml:2:5: events[0]: needs exactly one of evict, command, loseNode, restoreNode");
+            "s.yaml:2:5: events[0]: needs exactly one of evict, command, loseNode, restoreNode, createPvc");
+  EXPECT_EQ(parseError("events:\n  - {at: 1s}\n"),
+            "s.yaml:2:5: events[0]: needs exactly one of evict, command, loseNode, restoreNode, createPvc");
   EXPECT_EQ(parseError("events:\n  - {at: 1s, restoreNode: -1}\n"),
             "s.yaml:2:27: events[0].restoreNode: expected an integer between 0 and 100000, got \"-1\"");
   auto s = parseSimulationScript("events:\n  - {at: 2s, restoreNode: 1}\n  - {at: 1s, loseNode: 1}\n", "s.yaml");
@@ -41,6 +42,24 @@ TEST(AuditSimulateScript, AnEventIsExactlyOneAction) {
   EXPECT_EQ(s->events[1].kind, ScriptEvent::Kind::RestoreNode);
   EXPECT_EQ(s->events[1].node, 1);
   EXPECT_EQ(s->events[1].where, "s.yaml:2:27");
+}
+
+TEST(AuditSimulateScript, MissingClaimsAreAListOfNamesAndCreatePvcAnEvent) {
+  auto s = parseSimulationScript("missingPvcs: [data, logs]\nevents:\n  - {at: 30s, createPvc: logs}\n", "s.yaml");
+  ASSERT_TRUE(s.ok()) << s.error();
+  ASSERT_EQ(s->missingPvcs.size(), 2u);
+  EXPECT_EQ(s->missingPvcs[0], std::make_pair(std::string("data"), std::string("s.yaml:1:15")));
+  EXPECT_EQ(s->missingPvcs[1].first, "logs");
+  EXPECT_EQ(s->events[0].kind, ScriptEvent::Kind::CreatePvc);
+  EXPECT_EQ(s->events[0].claim, "logs");
+  EXPECT_EQ(s->events[0].atMs, 30'000);
+  EXPECT_EQ(s->events[0].where, "s.yaml:3:26");
+  EXPECT_EQ(parseError("missingPvcs: data\n"), "s.yaml:1:14: missingPvcs: expected a list of claim names such as [shared-data]");
+  EXPECT_EQ(parseError("missingPvcs: [data, data]\n"), "s.yaml:1:21: missingPvcs[1]: \"data\" is listed twice");
+  EXPECT_EQ(parseError("missingPvcs: [\"\"]\n"), "s.yaml:1:15: missingPvcs[0]: must not be empty");
+  EXPECT_EQ(parseError("missingPvcs: [[a]]\n"), "s.yaml:1:15: missingPvcs[0]: expected a scalar value");
+  EXPECT_EQ(parseError("events:\n  - {at: 1s, createPvc: data, pod: p}\n"),
+            "s.yaml:2:5: events[0]: task:, pod: and partition: belong to command events");
 }
 
 TEST(AuditSimulateScript, TargetKeysOnlyOnTheCommandsThatTakeThem) {
@@ -64,10 +83,10 @@ Job partitionedJob() {
   return job;
 }
 
-std::string checkError(const std::string& yaml, const SimBackendConfig& cluster = {}) {
+std::string checkError(const std::string& yaml, const SimBackendConfig& cluster = {}, const Job& job = partitionedJob()) {
   auto s = parseSimulationScript(yaml, "s.yaml");
   if (!s.ok()) return "parse: " + s.error();
-  Status st = validateSimulationScript(*s, partitionedJob(), cluster);
+  Status st = validateSimulationScript(*s, job, cluster);
   return st ? "(valid)" : st.message();
 }
 
@@ -104,6 +123,22 @@ events:
   - {at: 6s, loseNode: 3}
 )"),
             "(valid)");
+}
+
+TEST(AuditSimulateScript, MissingClaimsAreClaimsTheJobNames) {
+  EXPECT_EQ(checkError("missingPvcs: [data]\n"),
+            "s.yaml:1:15: missingPvcs[0]: the job default/pt names no claim \"data\" by volumeClaimName (it names none)");
+  Job job = partitionedJob();
+  job.spec.volumes = {JobVolume{"/data", "data", std::nullopt}, JobVolume{"/scratch", "", std::string("{}")},
+                      JobVolume{"/logs", "logs", std::nullopt}};
+  EXPECT_EQ(checkError("missingPvcs: [logs, data]\nevents:\n  - {at: 1s, createPvc: data}\n", {}, job), "(valid)");
+  EXPECT_EQ(checkError("missingPvcs: [logs, scratch]\n", {}, job),
+            "s.yaml:1:21: missingPvcs[1]: the job default/pt names no claim \"scratch\" by volumeClaimName "
+            "(its claims: data, logs)");
+  // Only a missing claim can be created: every other one exists from the start.
+  EXPECT_EQ(checkError("missingPvcs: [logs]\nevents:\n  - {at: 1s, createPvc: data}\n", {}, job),
+            "s.yaml:3:25: events[0].createPvc: \"data\" is not in missingPvcs: every other claim the job names "
+            "exists from the start");
 }
 
 struct CliRun {

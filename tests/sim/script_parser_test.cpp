@@ -75,7 +75,7 @@ TEST(ScriptParser, ErrorsNameFileLineColumnAndField) {
   expectError("defaults: {startAfter: soon}\n",
               "s.yaml:1:24: defaults.startAfter: expected a duration such as 1s, 500ms, 2m or 1h30m, got \"soon\"");
   expectError("cluster: {nodes: 0}\n", "s.yaml:1:18: cluster.nodes: expected an integer between 1 and 100000, got \"0\"");
-  expectError("bogus: 1\n", "s.yaml:1:1: bogus: unknown key (allowed: cluster, defaults, pods, events, until)");
+  expectError("bogus: 1\n", "s.yaml:1:1: bogus: unknown key (allowed: cluster, defaults, pods, missingPvcs, events, until)");
   expectError("events:\n  - {at: 1s, command: Explode}\n",
               "s.yaml:2:23: events[0].command: unknown command \"Explode\" (AbortJob ResumeJob RestartJob TerminateJob "
               "CompleteJob RestartTask RestartPod RestartPartition)");

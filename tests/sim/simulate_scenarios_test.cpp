@@ -64,6 +64,14 @@ std::vector<std::string> lines(const std::vector<std::string>& compact) {
   return out;
 }
 
+/// line(compact) for a request whose handling failed with `error`, and what became of it
+/// ("requeued" or "retryLimitReached").
+std::string failedLine(const std::string& compact, const std::string& error, const std::string& outcome) {
+  std::string j = line(compact);
+  j.pop_back();
+  return j + ",\"error\":\"" + error + "\",\"" + outcome + "\":true}";
+}
+
 /// The request lines (without the final status line).
 std::vector<std::string> requestLines(std::vector<std::string> all) {
   if (!all.empty() && all.back().rfind("{\"final\"", 0) == 0) all.pop_back();
@@ -494,6 +502,61 @@ spec:
   EXPECT_EQ(std::count(first.begin(), first.end(),
                        line("5000 OutOfSync pp-worker-0 0 SyncJob 0 Pending 1 0 1 0 0 0 0 0 task=worker")),
             2);  // the killed pod's request, and the recreated pod's binding update
+}
+
+// A volume names a claim that does not exist (spec §6.6): every sync fails at createJobIO before the
+// PodGroup is made, and the request is requeued with client-go's backoff (5 ms doubling). The job's
+// add and the echo of its Pending status write are one request, failed twice at 0 ms (the second
+// failure keeps the 5 ms wait already armed). Created at 30 s, the claim is found by the retry due
+// at 20,465 + 20,480 = 40,945 ms; never created, the 16th failure (15 requeues, maxRequeue)
+// terminates the job at 163,825 ms.
+const std::string kClaimJob = R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: data, namespace: default}
+spec:
+  volumes:
+    - {mountPath: /data, volumeClaimName: shared-data}
+  tasks:
+    - name: worker
+      replicas: 2
+      template: {spec: {restartPolicy: Never, containers: [{name: worker, image: busybox}]}}
+)";
+const std::string kClaimMissing =
+    "PVCError: pvc shared-data is not found, the job will be in the Pending state until the PVC is created";
+
+std::vector<std::string> claimFailures(const std::vector<int>& atMs) {
+  std::vector<std::string> out;
+  for (int t : atMs)
+    out.push_back(failedLine(std::to_string(t) + " OutOfSync - 0 SyncJob 0 Pending 0 0 0 0 0 0 0 0", kClaimMissing, "requeued"));
+  return out;
+}
+
+TEST(SimulateScenario, AMissingClaimKeepsTheJobPendingUntilItIsCreated) {
+  auto out = simulate(kClaimJob, "missingPvcs: [shared-data]\nevents:\n  - {at: 30s, createPvc: shared-data}\n");
+  auto expected = claimFailures({0, 0, 5, 25, 65, 145, 305, 625, 1265, 2545, 5105, 10225, 20465});
+  for (const auto& l : lines({
+           "40945 OutOfSync - 0 SyncJob 0 Pending 0 0 0 0 0 0 0 0",
+           "40945 - - 0 SyncJob 0 Pending 0 0 2 0 0 0 0 0",
+           "40945 PodPending data-worker-0 0 SyncJob 0 Pending 0 0 2 0 0 0 0 0 task=worker",
+       }))
+    expected.push_back(l);
+  ASSERT_GE(out.size(), expected.size());
+  EXPECT_EQ(std::vector<std::string>(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(expected.size())), expected);
+  EXPECT_NE(out.back().find(R"("phase":"Completed")"), std::string::npos) << out.back();
+  EXPECT_NE(out.back().find(R"("controlledResources":{"volume-pvc-shared-data":"shared-data"})"), std::string::npos)
+      << out.back();
+}
+
+TEST(SimulateScenario, AClaimNeverCreatedTerminatesTheJobOnceMaxRequeueIsSpent) {
+  auto out = simulate(kClaimJob, "missingPvcs: [shared-data]\n");
+  auto expected = claimFailures({0, 0, 5, 25, 65, 145, 305, 625, 1265, 2545, 5105, 10225, 20465, 40945, 81905});
+  // numRequeues is 15 (maxRequeue): TerminateJob from Pending kills (Version 1) -> Terminating.
+  expected.push_back(failedLine("163825 OutOfSync - 0 SyncJob 0 Terminating 0 1 0 0 0 0 0 0", kClaimMissing,
+                                "retryLimitReached"));
+  EXPECT_EQ(std::vector<std::string>(out.begin(), out.begin() + std::min(out.size(), expected.size())), expected);
+  EXPECT_NE(out.back().find(R"("phase":"Terminated")"), std::string::npos) << out.back();
+  EXPECT_NE(out.back().find(R"("t_ms":163825})"), std::string::npos) << out.back();
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // runs the driver; output goes through the controller's observer.
 #include "host/cluster/sim/run_simulation.h"
 
+#include <algorithm>
 #include <mutex>
 #include <ostream>
 
@@ -18,8 +19,11 @@ Status runSimulation(const Job& job, const SimulationScript& script, JobPlugins&
   SimCluster sim(clock, script.cluster.value_or(cluster));
   sim.setBehaviour([&script](const Pod& pod, int incarnation) { return script.behaviourFor(pod.metadata.name, incarnation); });
   const std::string& ns = job.metadata.namespace_;
+  auto missing = [&script](const std::string& claim) {
+    return std::any_of(script.missingPvcs.begin(), script.missingPvcs.end(), [&](const auto& m) { return m.first == claim; });
+  };
   for (const auto& v : job.spec.volumes)
-    if (!v.volumeClaimName.empty()) sim.addPvc(ns, v.volumeClaimName);
+    if (!v.volumeClaimName.empty() && !missing(v.volumeClaimName)) sim.addPvc(ns, v.volumeClaimName);
 
   Controller controller(controllerConfig, clock, sim, plugins);
   std::mutex outMutex;
@@ -46,6 +50,7 @@ Status runSimulation(const Job& job, const SimulationScript& script, JobPlugins&
         case ScriptEvent::Kind::Evict: sim.evictPod(ns, ev.pod); break;
         case ScriptEvent::Kind::LoseNode: sim.loseNode(ev.node); break;
         case ScriptEvent::Kind::RestoreNode: sim.restoreNode(ev.node); break;
+        case ScriptEvent::Kind::CreatePvc: sim.addPvc(ns, ev.claim); break;
         case ScriptEvent::Kind::Command: {
           Command cmd{ns, name, ev.command, ev.task, ev.pod, ev.partition};
           (void)controller.issueCommand(cmd);

@@ -1,5 +1,5 @@
-// validateSimulationScript: the pods and nodes a simulate script scripts checked against the job and
-// the cluster, so a typo is an error naming file:line:column and the field, not a silent default;
+// validateSimulationScript: the pods, nodes and claims a simulate script names checked against the job
+// and the cluster, so a typo is an error naming file:line:column and the field, not a silent default;
 // simulationScriptNotes: scripted exits a cluster's restartPolicy would turn into in-place restarts.
 #include <algorithm>
 #include <optional>
@@ -36,6 +36,17 @@ struct JobNames {
   }
   std::string noPod(const std::string& pod) const {
     return "the job " + key() + " has no pod \"" + pod + "\" (its pods: " + podList() + ")";
+  }
+  bool namesClaim(const std::string& claim) const {
+    return std::any_of(job.spec.volumes.begin(), job.spec.volumes.end(),
+                       [&](const JobVolume& v) { return v.volumeClaimName == claim; });
+  }
+  std::string noClaim(const std::string& claim) const {
+    std::string claims;
+    for (const auto& v : job.spec.volumes)
+      if (!v.volumeClaimName.empty()) claims += (claims.empty() ? "" : ", ") + v.volumeClaimName;
+    return "the job " + key() + " names no claim \"" + claim + "\" by volumeClaimName (" +
+           (claims.empty() ? "it names none" : "its claims: " + claims) + ")";
   }
 };
 
@@ -81,6 +92,10 @@ Status validateSimulationScript(const SimulationScript& script, const Job& job, 
     auto where = script.podWhere.find(pod);
     return error(where == script.podWhere.end() ? script.file : where->second, childPath("pods", pod), names.noPod(pod));
   }
+  for (size_t i = 0; i < script.missingPvcs.size(); ++i) {
+    const auto& [claim, where] = script.missingPvcs[i];
+    if (!names.namesClaim(claim)) return error(where, indexPath("missingPvcs", i), names.noClaim(claim));
+  }
   // Events in script order, so the first error reported is the first one in the file.
   std::vector<const ScriptEvent*> events;
   for (const auto& ev : script.events) events.push_back(&ev);
@@ -97,6 +112,12 @@ Status validateSimulationScript(const SimulationScript& script, const Job& job, 
         if (ev->node >= nodes)
           return error(ev->where, field + (ev->kind == ScriptEvent::Kind::LoseNode ? ".loseNode" : ".restoreNode"),
                        nodes == 1 ? "the cluster has node 0 only" : "the cluster has nodes 0 .. " + std::to_string(nodes - 1));
+        break;
+      case ScriptEvent::Kind::CreatePvc:
+        if (std::none_of(script.missingPvcs.begin(), script.missingPvcs.end(),
+                         [&](const auto& m) { return m.first == ev->claim; }))
+          return error(ev->where, field + ".createPvc",
+                       "\"" + ev->claim + "\" is not in missingPvcs: every other claim the job names exists from the start");
         break;
       case ScriptEvent::Kind::Command:  // targets are the controller's: an unknown one is a no-op
         break;                            // or a targeted kill of nothing (spec §5.1), as on Volcano

@@ -25,10 +25,11 @@ class Parser {
     s.file = file_;
     if (!root || root.IsNull()) return s;
     expectMap(root, "");
-    allowKeys(root, "", {"cluster", "defaults", "pods", "events", "until"});
+    allowKeys(root, "", {"cluster", "defaults", "pods", "missingPvcs", "events", "until"});
     if (auto n = root["cluster"]) s.cluster = cluster(n, "cluster");
     if (auto n = root["defaults"]) s.defaults = applyOverride(s.defaults, behaviour(n, "defaults"));
     if (auto n = root["pods"]) pods(n, s);
+    if (auto n = root["missingPvcs"]) missingPvcs(n, s);
     if (auto n = root["events"]) events(n, s);
     if (auto n = root["until"]) s.untilMs = duration(n, "until");
     return s;
@@ -160,6 +161,18 @@ class Parser {
     }
   }
 
+  void missingPvcs(const YAML::Node& n, SimulationScript& s) const {
+    if (!n.IsSequence()) fail(n, "missingPvcs", "expected a list of claim names such as [shared-data]");
+    for (size_t i = 0; i < n.size(); ++i) {
+      const std::string field = indexPath("missingPvcs", i);
+      std::string claim = scalar(n[i], field);
+      if (claim.empty()) fail(n[i], field, "must not be empty");
+      for (const auto& [seen, at] : s.missingPvcs)
+        if (seen == claim) fail(n[i], field, "\"" + claim + "\" is listed twice");
+      s.missingPvcs.emplace_back(std::move(claim), where(n[i]));
+    }
+  }
+
   void events(const YAML::Node& n, SimulationScript& s) const {
     if (!n.IsSequence()) fail(n, "events", "expected a list of events");
     static const std::set<std::string> kCommands = {"AbortJob",    "ResumeJob",   "RestartJob",     "TerminateJob",
@@ -168,22 +181,26 @@ class Parser {
       const YAML::Node e = n[i];
       std::string field = indexPath("events", i);
       expectMap(e, field);
-      allowKeys(e, field, {"at", "evict", "command", "task", "pod", "partition", "loseNode", "restoreNode"});
+      allowKeys(e, field, {"at", "evict", "command", "task", "pod", "partition", "loseNode", "restoreNode", "createPvc"});
       if (!e["at"]) fail(e, field + ".at", "required (virtual time from submit, e.g. 12s)");
       ScriptEvent ev;
       ev.index = i;
       ev.atMs = duration(e["at"], field + ".at");
       const char* kind = nullptr;
-      for (const char* k : {"evict", "command", "loseNode", "restoreNode"})
+      static constexpr const char* kOneOf = "needs exactly one of evict, command, loseNode, restoreNode, createPvc";
+      for (const char* k : {"evict", "command", "loseNode", "restoreNode", "createPvc"})
         if (e[k]) {
-          if (kind != nullptr) fail(e, field, "needs exactly one of evict, command, loseNode, restoreNode");
+          if (kind != nullptr) fail(e, field, kOneOf);
           kind = k;
         }
-      if (kind == nullptr) fail(e, field, "needs exactly one of evict, command, loseNode, restoreNode");
+      if (kind == nullptr) fail(e, field, kOneOf);
       ev.where = where(e[kind]);
       if (auto v = e["evict"]) {
         ev.kind = ScriptEvent::Kind::Evict;
         ev.pod = scalar(v, field + ".evict");
+      } else if (auto v = e["createPvc"]) {
+        ev.kind = ScriptEvent::Kind::CreatePvc;
+        ev.claim = scalar(v, field + ".createPvc");
       } else if (auto c = e["command"]) {
         ev.kind = ScriptEvent::Kind::Command;
         ev.command = scalar(c, field + ".command");

@@ -1,5 +1,5 @@
 // The `jobhost simulate` script: cluster shape, default and per-pod behaviour (one entry per
-// incarnation), timed events (evictions, commands, node loss) and the stop time; its parser.
+// incarnation), missing claims, timed events (evictions, commands, nodes, claims), stop time; parser.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +29,7 @@ struct PodBehaviourOverride {
 PodBehaviour applyOverride(PodBehaviour base, const PodBehaviourOverride& override);
 
 struct ScriptEvent {
-  enum class Kind { Evict, Command, LoseNode, RestoreNode };
+  enum class Kind { Evict, Command, LoseNode, RestoreNode, CreatePvc };
   int64_t atMs = 0;
   Kind kind = Kind::Evict;
   std::string pod;        // Evict; Command RestartPod
@@ -37,8 +37,9 @@ struct ScriptEvent {
   std::string task;       // Command RestartTask / RestartPartition (and optionally RestartPod)
   std::string partition;  // Command RestartPartition
   int node = 0;           // LoseNode, RestoreNode: index into the cluster's nodes (node-<i>)
+  std::string claim;      // CreatePvc: a claim of `missingPvcs`
   size_t index = 0;       // its place in the script's `events` list (before sorting)
-  std::string where;      // "<file>:<line>:<column>" of its evict / command / loseNode / restoreNode value
+  std::string where;      // "<file>:<line>:<column>" of its evict / command / loseNode / restoreNode / createPvc value
 };
 
 struct SimulationScript {
@@ -47,6 +48,9 @@ struct SimulationScript {
   PodBehaviour defaults;
   std::map<std::string, std::vector<PodBehaviourOverride>> pods;
   std::map<std::string, std::string> podWhere;  // pod name -> "<file>:<line>:<column>" of its key
+  /// Claims the job names by `volumeClaimName` that do not exist at submit (every other one does),
+  /// with "<file>:<line>:<column>" of each entry; a `createPvc` event creates one later.
+  std::vector<std::pair<std::string, std::string>> missingPvcs;
   std::vector<ScriptEvent> events;  // sorted by time (stable)
   std::optional<int64_t> untilMs;   // nullopt: stop when the job finishes
 
@@ -60,7 +64,8 @@ Expected<SimulationScript> loadSimulationScript(const std::string& path);
 
 /// Checks the names a parsed script scripts against the (defaulted) job and the cluster it runs on:
 /// `pods:` keys and `evict:` must be pods of the job (`<job>-<task>-<index>`), `loseNode:` and `restoreNode:` an index
-/// below the node count (`script.cluster`, else `cluster`). Command targets are not checked: the
+/// below the node count (`script.cluster`, else `cluster`), `missingPvcs` claims the job names by
+/// `volumeClaimName`, `createPvc:` one of `missingPvcs`. Command targets are not checked: the
 /// controller handles an unknown task, pod or partition as Volcano does (spec §5.1). Errors read
 /// "<file>:<line>:<column>: <field>: <what is wrong>".
 Status validateSimulationScript(const SimulationScript& script, const Job& job, const SimBackendConfig& cluster);
