@@ -59,6 +59,8 @@ std::string SourceDoc::where(std::string_view path) const {
 
 namespace {
 
+constexpr size_t kMaxJsonDepth = 1000;  // as YAML documents (host/spec/yaml_doc.cpp)
+
 // A RapidJSON input stream over text, with a line table to turn offsets into line:column.
 class CountingStream {
  public:
@@ -141,12 +143,15 @@ class PositionHandler {
       return out_.doc.Double(d);
     });
   }
+  /// True when parsing stopped at an object or array nested deeper than kMaxDepth.
+  bool stoppedTooDeep() const { return tooDeep_; }
   /// True when parsing stopped at a number beyond the range of a double.
   bool stoppedAtTooBigNumber() const { return tooBig_; }
   bool String(const char* s, rapidjson::SizeType n, bool copy) {
     return value([&] { return out_.doc.String(s, n, copy); });
   }
   bool StartObject() {
+    if (tooDeep()) return false;
     enter(in_.lastChar());
     frames_.push_back({current_, false, 0, true});
     return out_.doc.StartObject();
@@ -161,6 +166,7 @@ class PositionHandler {
     return out_.doc.EndObject(n);
   }
   bool StartArray() {
+    if (tooDeep()) return false;
     enter(in_.lastChar());
     frames_.push_back({current_, true, 0, true});
     return out_.doc.StartArray();
@@ -190,6 +196,12 @@ class PositionHandler {
     }
     out_.positions.emplace(current_, pos);
   }
+  // RapidJSON's reader recurses once per level, and each level's path is longer than the last:
+  // the same limit as YAML documents, before the stack or memory runs out.
+  bool tooDeep() {
+    tooDeep_ = frames_.size() >= kMaxJsonDepth;
+    return tooDeep_;
+  }
   template <class F>
   bool value(F&& f) {
     enter(in_.tokenStart());
@@ -203,6 +215,7 @@ class PositionHandler {
   std::string pendingKey_;
   SourcePos keyPos_;
   bool tooBig_ = false;
+  bool tooDeep_ = false;
 };
 
 }  // namespace
@@ -214,14 +227,21 @@ Expected<SourceDoc> parseJsonDoc(std::string_view text, std::string file) {
   rapidjson::Reader reader;
   rapidjson::ParseResult result;
   // Populate() runs the SAX pass with the document as handler and then installs the root value.
-  bool tooBig = false;
+  bool tooBig = false, tooDeep = false;
   auto generate = [&](rapidjson::Document&) {
     PositionHandler handler(out, stream);
     result = reader.Parse<rapidjson::kParseNumbersAsStringsFlag>(stream, handler);
     tooBig = handler.stoppedAtTooBigNumber();
+    tooDeep = handler.stoppedTooDeep();
     return !result.IsError();
   };
   out.doc.Populate(generate);
+  if (result.IsError() && tooDeep) {
+    const SourcePos pos = stream.lastChar();
+    return Expected<SourceDoc>::failure(out.file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column) +
+                                        ": invalid JSON: nesting deeper than " + std::to_string(kMaxJsonDepth) +
+                                        " levels");
+  }
   if (result.IsError()) {
     SourcePos pos = tooBig ? stream.tokenStart() : stream.posAt(result.Offset());
     return Expected<SourceDoc>::failure(

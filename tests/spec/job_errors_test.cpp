@@ -53,6 +53,27 @@ TEST(JobErrors, DeepPodTemplateFields) {
             "invalid (no digits); use a number with an optional suffix such as 500m, 2Gi or 1.5");
 }
 
+// Pod-level resources stay unmodelled JSON, but a bad quantity in them is a decode error as in a
+// container's resources.
+TEST(JobErrors, PodLevelResourcesAreDecodedLikeAContainers) {
+  const std::string job = std::string(kHeader) + R"(spec:
+  tasks:
+    - template:
+        spec:
+          resources:
+            requests: {cpu: lots}
+)";
+  EXPECT_EQ(errorOf(job),
+            "job.yaml:10:29: spec.tasks[0].template.spec.resources.requests.cpu: quantity \"lots\" is invalid (no "
+            "digits); use a number with an optional suffix such as 500m, 2Gi or 1.5");
+  auto ok = parseJobs(std::string(kHeader) + "spec:\n  tasks:\n    - template:\n        spec:\n          resources: "
+                                             "{limits: {cpu: 2}, requests: {cpu: 500m}}\n",
+                      "job.yaml");
+  ASSERT_TRUE(ok.ok()) << ok.error();
+  EXPECT_EQ(ok->front().job.spec.tasks[0].template_.spec.unknown,
+            (UnknownFields{{"resources", R"({"limits":{"cpu":2},"requests":{"cpu":"500m"}})"}}));
+}
+
 TEST(JobErrors, DurationsTimesAndPhases) {
   EXPECT_EQ(errorOf(std::string(kHeader) + "spec:\n  policies:\n    - event: PodFailed\n      timeout: 10 minutes\n"),
             "job.yaml:8:16: spec.policies[0].timeout: must be a duration such as 90s, 10m or 1h30m (Go syntax)");
@@ -90,6 +111,12 @@ TEST(JobErrors, ErrorsInLaterDocumentsAndListItems) {
 TEST(JobErrors, SyntaxErrorsAndEmptyInput) {
   EXPECT_EQ(errorOf("apiVersion: [a\nkind: Job\n"), "job.yaml:2:5: invalid YAML: end of sequence flow not found");
   EXPECT_EQ(errorOf("{\"apiVersion\": }", "job.json"), "job.json:1:16: invalid JSON: Invalid value.");
+  // Deep nesting is refused at level 1,001 (as in YAML), not parsed until the stack or memory runs out.
+  const std::string deep = "{\"metadata\": {\"annotations\": " + std::string(50'000, '[') + std::string(50'000, ']') + "}}";
+  EXPECT_EQ(errorOf(deep, "deep.json"), "deep.json:1:1028: invalid JSON: nesting deeper than 1000 levels");
+  const std::string ok = "{\"metadata\": {\"annotations\": {\"a\": " + std::string(997, '[') + std::string(997, ']') + "}}}";
+  EXPECT_EQ(errorOf(ok, "ok.json"),  // parsed: the decoder's first finding
+            "ok.json:1:1: kind: is missing; a Volcano Job needs apiVersion: batch.volcano.sh/v1alpha1 and kind: Job");
   EXPECT_EQ(errorOf("# nothing here\n"), "job.yaml: no job found; expected a Volcano Job (batch.volcano.sh/v1alpha1)");
   auto missing = loadJobs("/nonexistent/job.yaml");
   ASSERT_FALSE(missing.ok());

@@ -4,6 +4,7 @@
 #include "host/cluster/local/pod_run.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -158,10 +159,7 @@ void PodRun::onStarted(Slot& slot, Expected<Spawned> spawned) {
   slot.statusFd = spawned->statusFd;
   slot.startedAt = std::chrono::steady_clock::now();
   slot.exited = std::make_unique<asio::posix::stream_descriptor>(io_, spawned->pidfd);
-  slot.exited->async_wait(asio::posix::stream_descriptor::wait_read,
-                          [this, self = shared_from_this(), s = &slot](const boost::system::error_code&) {
-                            onProcessExit(*s);
-                          });
+  awaitProcessExit(slot);
   slot.initPid = spawned->initPid;
   if (spawned->initPidfd >= 0) slot.initExited = std::make_unique<asio::posix::stream_descriptor>(io_, spawned->initPidfd);
   if (terminating_) {  // deleted while it started: it never ran for the pod, so no grace period
@@ -184,6 +182,18 @@ void PodRun::onStarted(Slot& slot, Expected<Spawned> spawned) {
   }
   updatePhase();
   publish();
+}
+
+// The process is reaped (a blocking wait) only once its pidfd polls readable: a wake-up of the
+// wait while it still runs (seen under fast restart loops, with pidfd numbers reused) waits again.
+void PodRun::awaitProcessExit(Slot& slot) {
+  slot.exited->async_wait(asio::posix::stream_descriptor::wait_read,
+                          [this, self = shared_from_this(), s = &slot](const boost::system::error_code& ec) {
+                            if (ec == asio::error::operation_aborted || !s->exited) return;
+                            pollfd exited{s->exited->native_handle(), POLLIN, 0};
+                            if (::poll(&exited, 1, 0) != 1) return awaitProcessExit(*s);
+                            onProcessExit(*s);
+                          });
 }
 
 void PodRun::onProcessExit(Slot& slot) {

@@ -91,6 +91,7 @@ class PodRun : public std::enable_shared_from_this<PodRun> {
                                    const std::string& workingDir) const;
   void onStarted(Slot& slot, Expected<Spawned> spawned);
   bool settling() const;  // a start runs, a bwrap container's namespace still dies, or output is copied
+  void awaitProcessExit(Slot& slot);  // onProcessExit once the slot's process has exited
   void onProcessExit(Slot& slot);
   void afterLogDrained(Slot& slot, std::function<void()> then);
   void startFailed(Slot& slot, const std::string& error);
