@@ -14,6 +14,15 @@
 
 namespace jobhost {
 
+/// Where on a cluster the API server refuses a job before Volcano's validating webhook runs, so that
+/// the webhook's message never reaches the user. Earlier stages come first.
+enum class ApiServerStage {
+  None,              // the webhook sees the job
+  FieldValidation,   // strict field validation while decoding: a field the Job CRD does not declare
+  ObjectValidation,  // 422 Invalid: metadata.name/generateName and the CRD's OpenAPI schema
+  AdmissionPolicy,   // the ValidatingAdmissionPolicy job-validation-policy, run before webhooks
+};
+
 struct AdmissionResult {
   /// False when `errors` is non-empty.
   bool allowed = true;
@@ -28,6 +37,11 @@ struct AdmissionResult {
   std::vector<FieldError> errors;
   /// Warnings of the Validation plugins, in plugin order.
   std::vector<std::string> warnings;
+  /// The earliest stage before the webhook that refuses the job (None: no such error).
+  ApiServerStage refusedBefore = ApiServerStage::None;
+  /// The causes of the API server's 422 Invalid answer (ObjectValidation errors, in order), also
+  /// listed in `errors`.
+  std::vector<FieldError> invalidCauses;
 };
 
 /// Runs every Validation plugin on (job, oldJob), appending to `out`; oldJob is null on create.

@@ -4,8 +4,8 @@
 
 #include <array>
 
+#include "host/admission/resource_validation.h"
 #include "host/workload/k8s_names.h"
-#include "host/workload/resource_names.h"
 #include "host/workload/resources.h"
 
 namespace jobhost::k8s {
@@ -131,56 +131,6 @@ void validateMounts(const std::vector<VolumeMount>& mounts, const PodContext& po
   }
 }
 
-void validateResourceName(const std::string& name, const std::string& path, FieldErrs& out) {
-  const auto msgs = isQualifiedName(name);
-  invalidEach(out, path, value(name), msgs);
-  const bool unprefixed = name.find('/') == std::string::npos;
-  if (msgs.empty() && unprefixed && !isStandardResourceName(name))
-    out.push_back(invalid(path, value(name), "must be a standard resource type or fully qualified"));
-  if (unprefixed) {
-    if (!isStandardContainerResourceName(name))
-      out.push_back(invalid(path, value(name), "must be a standard resource for containers"));
-  } else if (!isNativeResource(name) && !isExtendedResourceName(name)) {
-    out.push_back(invalid(path, value(name), "doesn't have a valid extended resource name"));
-  }
-}
-
-void validateQuantity(const std::string& name, const Quantity& q, const std::string& path, FieldErrs& out) {
-  if (q.milliValue() < 0) out.push_back(invalid(path, value(q.toString()), "must be greater than or equal to 0"));
-  if (isIntegerResourceName(name) && q.milliValue() % 1000 != 0)
-    out.push_back(invalid(path, value(q.toString()), "must be an integer"));
-}
-
-void validateResources(const ResourceRequirements& r, const std::string& path, FieldErrs& out) {
-  const std::string limPath = child(path, "limits"), reqPath = child(path, "requests");
-  bool cpuOrMemory = false, hugePages = false;
-  for (const auto& [name, q] : r.limits) {
-    const std::string fld = key(limPath, name);
-    validateResourceName(name, fld, out);
-    validateQuantity(name, q, fld, out);
-    hugePages |= isHugePageResourceName(name);
-    cpuOrMemory |= name == "cpu" || name == "memory";
-  }
-  for (const auto& [name, q] : r.requests) {
-    const std::string fld = key(reqPath, name);
-    validateResourceName(name, fld, out);
-    validateQuantity(name, q, fld, out);
-    auto lim = r.limits.find(name);
-    if (lim != r.limits.end()) {
-      if (q != lim->second && !isOvercommitAllowed(name))
-        out.push_back(invalid(reqPath, value(q.toString()), "must be equal to " + name + " limit of " + lim->second.toString()));
-      else if (q > lim->second)
-        out.push_back(invalid(reqPath, value(q.toString()),
-                              "must be less than or equal to " + name + " limit of " + lim->second.toString()));
-    } else if (!isOvercommitAllowed(name)) {
-      out.push_back(required(limPath, "Limit must be set for non overcommitable resources"));
-    }
-    hugePages |= isHugePageResourceName(name);
-    cpuOrMemory |= name == "cpu" || name == "memory";
-  }
-  if (hugePages && !cpuOrMemory) out.push_back(forbidden(path, "HugePages require cpu or memory"));
-}
-
 void validateCommon(const Container& c, const PodContext& pod, const std::string& path, FieldErrs& out) {
   if (c.name.empty())
     out.push_back(required(child(path, "name")));
@@ -190,7 +140,7 @@ void validateCommon(const Container& c, const PodContext& pod, const std::string
   validatePorts(c.ports, pod, child(path, "ports"), out);
   validateEnv(c.env, child(path, "env"), out);
   validateMounts(c.volumeMounts, pod, child(path, "volumeMounts"), out);
-  validateResources(c.resources, child(path, "resources"), out);
+  validateResourceRequirements(c.resources, validateContainerResourceName, child(path, "resources"), out);
 }
 
 }  // namespace

@@ -31,6 +31,12 @@ void Findings::add(std::string field, std::string message) {
   errors_.push_back({std::move(field), std::move(message)});
 }
 
+void Findings::apiServer(ApiServerStage stage, std::string field, std::string message) {
+  if (refusedBefore_ == ApiServerStage::None || stage < refusedBefore_) refusedBefore_ = stage;
+  if (stage == ApiServerStage::ObjectValidation) invalidCauses_.push_back({field, message});
+  add(std::move(field), std::move(message));
+}
+
 void Findings::runPlugins(const AdmissionConfig& config, const Job& job, const Job* oldJob) {
   if (!config.pluginValidation) return;
   ValidationResult result;
@@ -51,6 +57,8 @@ AdmissionResult Findings::finish() {
   r.message = std::string(gotext::trimSpace(message_));
   r.errors = std::move(errors_);
   r.warnings = std::move(warnings_);
+  r.refusedBefore = refusedBefore_;
+  r.invalidCauses = std::move(invalidCauses_);
   return r;
 }
 

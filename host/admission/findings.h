@@ -29,6 +29,8 @@ class Findings {
   void firstWins(std::string field, std::string message);
   /// Records an error that is not part of the webhook message. Exact duplicates are dropped.
   void add(std::string field, std::string message);
+  /// Records an error the API server raises at `stage`, before the webhook (see ApiServerStage).
+  void apiServer(ApiServerStage stage, std::string field, std::string message);
   /// Runs the plugins (when configured) and merges their warnings and errors; an exception thrown
   /// by the hook becomes an error naming it.
   void runPlugins(const AdmissionConfig& config, const Job& job, const Job* oldJob);
@@ -38,6 +40,8 @@ class Findings {
   std::string message_;
   std::vector<FieldError> errors_;
   std::vector<std::string> warnings_;
+  ApiServerStage refusedBefore_ = ApiServerStage::None;
+  std::vector<FieldError> invalidCauses_;
 };
 
 }  // namespace jobhost

@@ -87,7 +87,8 @@ std::optional<WebhookError> topologyCpuError(const TaskSpec& task, size_t i) {
     if (q.value() * 1000 == q.milliValue() && q.value() != 0) continue;  // guaranteedCPUs != 0
     const std::string container = id < regular ? "containers[" + std::to_string(id) + "]"
                                                : "initContainers[" + std::to_string(id - regular) + "]";
-    return webhookError("the cpu request isn't an integer in spec.task[" + std::to_string(i) + "] container[" +
+    // "isn't  an" with two spaces is Volcano's literal text (admit_job.go, validateTaskTopoPolicy).
+    return webhookError("the cpu request isn't  an integer in spec.task[" + std::to_string(i) + "] container[" +
                             std::to_string(id) + "].",
                         taskPath(i, "template.spec." + container + ".resources.requests.cpu"));
   }

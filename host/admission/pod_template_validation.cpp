@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "host/admission/container_validation.h"
+#include "host/admission/resource_validation.h"
 #include "host/workload/k8s_names.h"
 
 namespace jobhost::k8s {
@@ -110,6 +111,7 @@ void validatePodSpec(const PodSpec& spec, FieldErrs& out) {
   validateVolumes(spec.volumes, "template.spec.volumes", pod, out);
   validateContainers(spec.containers, pod, "template.spec.containers", out);
   validateInitContainers(spec.initContainers, spec.containers, pod, "template.spec.initContainers", out);
+  validatePodResources(spec, "template.spec.resources", out);  // PodLevelResources: on by default
   validateHostNetworkPorts(spec, out);
   const std::string& rp = spec.restartPolicy;
   if (!rp.empty() && rp != "Always" && rp != "OnFailure" && rp != "Never")

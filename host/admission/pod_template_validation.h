@@ -15,7 +15,8 @@ namespace jobhost::k8s {
 /// namespace (DNS label; an empty namespace is taken as defaulted and not reported); template label
 /// keys/values and annotation keys; volumes (name DNS-1123 label, unique, exactly one source,
 /// configMap/secret/PVC required names, file modes, item paths, emptyDir sizeLimit >= 0); containers
-/// and init containers (container_validation.h); hostNetwork hostPort == containerPort;
+/// and init containers (container_validation.h); pod-level resources (template.spec.resources,
+/// resource_validation.h); hostNetwork hostPort == containerPort;
 /// restartPolicy Always|OnFailure|Never; dnsPolicy and the dnsConfig it needs; hostname and
 /// subdomain DNS-1123 labels; priorityClassName DNS subdomain. Kubernetes defaults are assumed for
 /// empty fields (restartPolicy Always, dnsPolicy ClusterFirst, port protocol TCP, ...).

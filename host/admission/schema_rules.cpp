@@ -17,11 +17,19 @@ namespace {
 constexpr std::string_view kSubdomainPattern = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
 constexpr std::string_view kLabelPattern = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
 
+// The CRD's OpenAPI schema (part of the API server's 422 Invalid answer) and the VAP.
+void crd(Findings& f, const std::string& field, std::string message) {
+  f.apiServer(ApiServerStage::ObjectValidation, field, std::move(message));
+}
+void vap(Findings& f, const std::string& field, std::string message) {
+  f.apiServer(ApiServerStage::AdmissionPolicy, field, std::move(message));
+}
+
 std::string tooLong(size_t max) { return "Too long: may not be more than " + std::to_string(max) + " bytes"; }
 
 void atLeastOne(Findings& f, const std::string& field, int32_t v) {
   if (v < 1)
-    f.add(field, "Invalid value: " + std::to_string(v) + ": " + field + " in body should be greater than or equal to 1");
+    crd(f, field, "Invalid value: " + std::to_string(v) + ": " + field + " in body should be greater than or equal to 1");
 }
 
 std::string patternError(const std::string& field, const std::string& v, std::string_view pattern) {
@@ -37,7 +45,7 @@ void exitCodePolicyActions(Findings& f, const std::vector<LifecyclePolicy>& poli
     const LifecyclePolicy& p = policies[i];
     if (!p.exitCode || !p.event.empty() || !p.events.empty() || p.action.empty()) continue;
     if (std::find(valid.begin(), valid.end(), p.action) == valid.end())
-      f.add("spec.policies[" + std::to_string(i) + "].action", "invalid policy action");
+      vap(f, "spec.policies[" + std::to_string(i) + "].action", "invalid policy action");
   }
 }
 
@@ -47,15 +55,14 @@ void unknownFields(Findings& f, const UnknownFields& unknown, const std::string&
   for (const auto& [key, json] : unknown) {
     (void)json;
     const std::string field = prefix.empty() ? key : prefix + "." + key;
-    f.add(field, "unknown field " + gotext::quote(field));
+    f.apiServer(ApiServerStage::FieldValidation, field, "unknown field " + gotext::quote(field));
   }
 }
 
 void subdomainField(Findings& f, const std::string& field, const std::string& v) {
   if (v.empty()) return;
-  if (v.size() > 253) f.add(field, tooLong(253));
-  if (!k8s::matchesDNS1123Subdomain(v))
-    f.add(field, patternError(field, v, kSubdomainPattern));
+  if (v.size() > 253) crd(f, field, tooLong(253));
+  if (!k8s::matchesDNS1123Subdomain(v)) crd(f, field, patternError(field, v, kSubdomainPattern));
 }
 
 }  // namespace
@@ -64,20 +71,20 @@ void checkSchemaRules(const Job& job, Findings& f) {
   const JobSpec& spec = job.spec;
   unknownFields(f, job.unknown, "");
   unknownFields(f, spec.unknown, "spec");
-  if (spec.minAvailable < 0) f.add("spec.minAvailable", "job 'minAvailable' must be >= 0");
-  if (spec.maxRetry < 0) f.add("spec.maxRetry", "'maxRetry' cannot be less than zero");
+  if (spec.minAvailable < 0) vap(f, "spec.minAvailable", "job 'minAvailable' must be >= 0");
+  if (spec.maxRetry < 0) vap(f, "spec.maxRetry", "'maxRetry' cannot be less than zero");
   if (spec.ttlSecondsAfterFinished && *spec.ttlSecondsAfterFinished < 0)
-    f.add("spec.ttlSecondsAfterFinished", "'ttlSecondsAfterFinished' cannot be less than zero");
+    vap(f, "spec.ttlSecondsAfterFinished", "'ttlSecondsAfterFinished' cannot be less than zero");
   for (size_t i = 0; i < spec.tasks.size(); ++i) {
     const TaskSpec& t = spec.tasks[i];
     const std::string at = "spec.tasks[" + std::to_string(i) + "].";
     unknownFields(f, t.unknown, "spec.tasks[" + std::to_string(i) + "]");
-    if (t.replicas < 0) f.add(at + "replicas", "'replicas' < 0 in task");
-    if (t.minAvailable && *t.minAvailable < 0) f.add(at + "minAvailable", "'minAvailable' < 0 in task");
+    if (t.replicas < 0) vap(f, at + "replicas", "'replicas' < 0 in task");
+    if (t.minAvailable && *t.minAvailable < 0) vap(f, at + "minAvailable", "'minAvailable' < 0 in task");
     if (!k8s::isDNS1123Label(t.name).empty())  // CEL format.dns1123Label(): length included
-      f.add(at + "name", "a lowercase RFC 1123 label must consist of lower case alphanumeric characters");
-    if (t.name.size() > 63) f.add(at + "name", tooLong(63));
-    if (!k8s::matchesDNS1123Label(t.name)) f.add(at + "name", patternError(at + "name", t.name, kLabelPattern));
+      vap(f, at + "name", "a lowercase RFC 1123 label must consist of lower case alphanumeric characters");
+    if (t.name.size() > 63) crd(f, at + "name", tooLong(63));
+    if (!k8s::matchesDNS1123Label(t.name)) crd(f, at + "name", patternError(at + "name", t.name, kLabelPattern));
     if (t.partitionPolicy) {
       atLeastOne(f, at + "partitionPolicy.totalPartitions", t.partitionPolicy->totalPartitions);
       atLeastOne(f, at + "partitionPolicy.partitionSize", t.partitionPolicy->partitionSize);

@@ -132,7 +132,10 @@ AdmissionResult validateJobCreate(const Job& job, const AdmissionConfig& config)
     f.runPlugins(config, job, nullptr);
     return f.finish();
   } catch (const std::exception& e) {  // e.g. bad_alloc, or a throwing knownPlugin predicate
-    return {false, {}, {{"", std::string("admission failed: ") + e.what()}}, {}};
+    AdmissionResult failed;
+    failed.allowed = false;
+    failed.errors = {{"", std::string("admission failed: ") + e.what()}};
+    return failed;
   }
 }
 

@@ -99,7 +99,10 @@ AdmissionResult validateJobUpdate(const Job& oldJob, const Job& newJob, const Ad
     f.runPlugins(config, newJob, &oldJob);
     return f.finish();
   } catch (const std::exception& e) {
-    return {false, {}, {{"", std::string("admission failed: ") + e.what()}}, {}};
+    AdmissionResult failed;
+    failed.allowed = false;
+    failed.errors = {{"", std::string("admission failed: ") + e.what()}};
+    return failed;
   }
 }
 

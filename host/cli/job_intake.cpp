@@ -6,6 +6,7 @@
 #include "host/plugin/plugin_validation.h"
 #include "host/spec/object_decode.h"
 
+#include <algorithm>
 #include <map>
 #include <ostream>
 #include <set>
@@ -65,22 +66,44 @@ Expected<Declared> readDeclared(AdmissionConfig& admission, const std::vector<Ot
 }
 
 /// Names the job as the API server does on create (metadata.generateName, with a note), then runs
-/// admission. The API server's naming errors reject the job and come first; admission's findings
-/// follow when there is a name to admit (on a cluster the webhook would not run at all).
+/// admission. The API server's naming errors reject the job and come first, as the first causes of
+/// its 422 Invalid answer; admission's findings follow when there is a name to admit (on a cluster
+/// the webhook would not run at all).
 AdmissionResult admitNamed(JobDocument& doc, const AdmissionConfig& admission, std::ostream& notes) {
   ObjectMeta& meta = doc.job.metadata;
   const std::string generateName = stringAt(doc.source.doc, {"metadata", "generateName"});
   const bool generating = meta.name.empty() && !generateName.empty();
   auto namingErrors = nameOnCreate(meta, generateName);
-  if (meta.name.empty()) return AdmissionResult{false, {}, std::move(namingErrors), {}};
-  if (generating && namingErrors.empty())
-    notes << doc.source.where("metadata.generateName") << ": note: the job is named \"" << meta.name
-          << "\" from metadata.generateName, as the API server names it on create\n";
-  AdmissionResult result = validateJobCreate(doc.job, admission);
+  AdmissionResult result;
+  if (!meta.name.empty()) {
+    if (generating && namingErrors.empty())
+      notes << doc.source.where("metadata.generateName") << ": note: the job is named \"" << meta.name
+            << "\" from metadata.generateName, as the API server names it on create\n";
+    result = validateJobCreate(doc.job, admission);
+  }
   if (namingErrors.empty()) return result;
   result.allowed = false;
   result.errors.insert(result.errors.begin(), namingErrors.begin(), namingErrors.end());
+  result.invalidCauses.insert(result.invalidCauses.begin(), namingErrors.begin(), namingErrors.end());
+  if (result.refusedBefore != ApiServerStage::FieldValidation) result.refusedBefore = ApiServerStage::ObjectValidation;
   return result;
+}
+
+/// kubectl's answer to the API server's 422 Invalid (cmd/util checkErr with MultilineError): one
+/// cause on the line, several as "* " lines below it; repeated causes are shown once.
+void printInvalid(const AdmittedJob& job, std::ostream& out) {
+  std::vector<std::string> causes;
+  for (const auto& e : job.admission.invalidCauses) {
+    std::string cause = e.field + ": " + e.message;
+    if (std::find(causes.begin(), causes.end(), cause) == causes.end()) causes.push_back(std::move(cause));
+  }
+  out << job.document.source.file << ": on Volcano: The Job \"" << job.document.job.metadata.name << "\" is invalid:";
+  if (causes.size() == 1) {
+    out << " " << causes.front() << "\n";
+    return;
+  }
+  out << "\n";
+  for (const auto& c : causes) out << "* " << c << "\n";
 }
 
 }  // namespace
@@ -120,7 +143,13 @@ Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const H
 void printFindings(const AdmittedJob& job, std::ostream& out) {
   for (const auto& e : job.admission.errors)
     out << job.document.source.where(e.field) << ": " << e.field << ": " << e.message << "\n";
-  if (!job.admission.message.empty())  // what kubectl would show, word for word
+  // What kubectl would show, word for word. The API server refuses a job before the webhook runs
+  // when a field is undeclared, the name or the CRD schema is wrong, or the VAP denies it; only
+  // the 422 Invalid answer's wording is reproduced, the other two print no line.
+  const ApiServerStage stage = job.admission.refusedBefore;
+  if (stage == ApiServerStage::ObjectValidation && !job.admission.invalidCauses.empty())
+    printInvalid(job, out);
+  else if (stage == ApiServerStage::None && !job.admission.message.empty())
     out << job.document.source.file << ": on Volcano: admission webhook \"validatejob.volcano.sh\" denied the request: "
         << job.admission.message << "\n";
   for (const auto& w : job.admission.warnings)

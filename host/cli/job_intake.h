@@ -29,8 +29,9 @@ struct AdmittedJob {
 Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const HostConfig& config,
                                                 AdmissionConfig& admission, std::ostream& notes);
 
-/// One line per error: "<file>:<line>:<col>: <field>: <message>"; then, when the webhook rejects the
-/// job, the answer kubectl would show on Volcano, word for word; then warnings.
+/// One line per error: "<file>:<line>:<col>: <field>: <message>"; then the answer kubectl would show
+/// on Volcano, word for word: the webhook's denial, or, when the name or the CRD schema is wrong, the
+/// API server's 422 Invalid (none when strict decoding or the VAP refuses the job); then warnings.
 void printFindings(const AdmittedJob& job, std::ostream& out);
 
 /// The config (--config or the built-in default) and its loaded plugins.

@@ -131,6 +131,16 @@ void read(const Decoder& d, const Value& v, const std::string& path, Volume& out
            out.unknown);
 }
 
+// Pod-level resources stay unmodelled JSON in PodSpec::unknown (validation reads them there), but
+// are decoded like a container's so a bad quantity is reported where it is.
+Decoder::Reader podLevelResources(const Decoder& d, UnknownFields& unknown) {
+  return [&d, &unknown](const Value& v, const std::string& path) {
+    ResourceRequirements checked;
+    read(d, v, path, checked);
+    unknown.emplace_back("resources", compactJson(v));
+  };
+}
+
 void read(const Decoder& d, const Value& v, const std::string& path, PodSpec& out) {
   d.fields(v, path,
            {{"initContainers", d.into(out.initContainers)},
@@ -142,7 +152,8 @@ void read(const Decoder& d, const Value& v, const std::string& path, PodSpec& ou
             {"priorityClassName", d.into(out.priorityClassName)},
             {"schedulerName", d.into(out.schedulerName)},
             {"dnsPolicy", d.into(out.dnsPolicy)},
-            {"hostNetwork", d.into(out.hostNetwork)}},
+            {"hostNetwork", d.into(out.hostNetwork)},
+            {"resources", podLevelResources(d, out.unknown)}},
            out.unknown);
 }
 

@@ -201,16 +201,16 @@ TEST(CreateValidation, TopologyPolicyNeedsWholeCpus) {
   t.topologyPolicy = "single-numa-node";
   t.template_.spec.containers[0].resources.requests = fixtures::resources({{"cpu", "500m"}});
   AdmissionResult r = create(j);
-  EXPECT_EQ(r.message, "the cpu request isn't an integer in spec.task[0] container[0].");
+  EXPECT_EQ(r.message, "the cpu request isn't  an integer in spec.task[0] container[0].");
   EXPECT_EQ(errorsOf(r), (Errors{{"spec.tasks[0].template.spec.containers[0].resources.requests.cpu",
-                                  "the cpu request isn't an integer in spec.task[0] container[0]."}}));
+                                  "the cpu request isn't  an integer in spec.task[0] container[0]."}}));
 
   t.template_.spec.containers[0].resources.requests.clear();
   t.template_.spec.containers[0].resources.limits = fixtures::resources({{"cpu", "2"}});  // limits stand in
   EXPECT_TRUE(create(j).allowed);
   t.template_.spec.initContainers = {fixtures::container("init")};  // no CPU at all counts as not whole
   r = create(j);
-  EXPECT_EQ(r.message, "the cpu request isn't an integer in spec.task[0] container[1].");
+  EXPECT_EQ(r.message, "the cpu request isn't  an integer in spec.task[0] container[1].");
   EXPECT_EQ(r.errors[0].field, "spec.tasks[0].template.spec.initContainers[0].resources.requests.cpu");
   t.topologyPolicy = "none";
   EXPECT_TRUE(create(j).allowed);

@@ -65,7 +65,9 @@ TEST(GenerateName, NeitherNameNorGenerateNameIsTheApiServersRequiredErrorAlone) 
   auto r = run({"validate", file});
   EXPECT_EQ(r.rc, kRejected) << r.out;
   EXPECT_EQ(r.out, file + ": job team/: rejected (1 error)\n" + file +
-                       ":4:3: metadata.name: Required value: name or generateName is required\n");
+                       ":4:3: metadata.name: Required value: name or generateName is required\n" + file +
+                       ": on Volcano: The Job \"\" is invalid: metadata.name: Required value: name or generateName is "
+                       "required\n");
 }
 
 const std::string kSubdomainRule =
@@ -81,20 +83,27 @@ TEST(GenerateName, AnInvalidPrefixIsReportedAtGenerateNameAndTheNameMadeFromIt) 
   EXPECT_TRUE(std::regex_match(name, std::regex("Train_[bcdfghjklmnpqrstvwxz2456789]{5}"))) << r.out;
   EXPECT_EQ(r.out, file + ": job default/" + name + ": rejected (2 errors)\n" +  //
                        file + ":4:17: metadata.generateName: Invalid value: \"Train_\": " + kSubdomainRule + "\n" +
-                       file + ":4:3: metadata.name: Invalid value: \"" + name + "\": " + kSubdomainRule + "\n");
+                       file + ":4:3: metadata.name: Invalid value: \"" + name + "\": " + kSubdomainRule + "\n" +
+                       // kubectl lists several causes of the 422 Invalid answer on lines of their own
+                       file + ": on Volcano: The Job \"" + name + "\" is invalid:\n" +
+                       "* metadata.generateName: Invalid value: \"Train_\": " + kSubdomainRule + "\n" +
+                       "* metadata.name: Invalid value: \"" + name + "\": " + kSubdomainRule + "\n");
   // A trailing '-' is allowed (masked before the check); a lone '-' is not masked and is invalid.
   EXPECT_EQ(run({"validate", jobFile("dash-prefix.yaml", "  generateName: a-b-\n")}).rc, kOk);
   EXPECT_EQ(run({"validate", jobFile("lone-dash.yaml", "  generateName: \"-\"\n")}).rc, kRejected);
 }
 
 // The API server checks a custom resource's name as a DNS-1123 subdomain before any webhook; the
-// webhook's own name rule (a qualified name) still follows, as jobhost lists every error.
+// webhook's own name rule (a qualified name) still follows, as jobhost lists every error, but the
+// "on Volcano" line is the API server's 422 Invalid answer as kubectl prints it, not the webhook's.
 TEST(GenerateName, AJobNameThatIsNoSubdomainIsTheApiServersErrorFirst) {
   auto upper = jobFile("upper.yaml", "  name: Job1\n");
   auto r = run({"validate", upper});
   EXPECT_EQ(r.rc, kRejected) << r.out;
   EXPECT_EQ(r.out, upper + ": job default/Job1: rejected (1 error)\n" + upper +
-                       ":4:9: metadata.name: Invalid value: \"Job1\": " + kSubdomainRule + "\n");
+                       ":4:9: metadata.name: Invalid value: \"Job1\": " + kSubdomainRule + "\n" + upper +
+                       ": on Volcano: The Job \"Job1\" is invalid: metadata.name: Invalid value: \"Job1\": " +
+                       kSubdomainRule + "\n");
   auto dash = jobFile("dash.yaml", "  name: -job\n");
   r = run({"validate", dash});
   EXPECT_EQ(r.rc, kRejected) << r.out;
@@ -104,6 +113,10 @@ TEST(GenerateName, AJobNameThatIsNoSubdomainIsTheApiServersErrorFirst) {
             0u)
       << r.out;
   EXPECT_TRUE(contains(r.out, "metadata.name: create job with name -job validate failed")) << r.out;
+  EXPECT_TRUE(contains(r.out, dash + ": on Volcano: The Job \"-job\" is invalid: metadata.name: Invalid value: \"-job\": " +
+                                  kSubdomainRule + "\n"))
+      << r.out;
+  EXPECT_FALSE(contains(r.out, "admission webhook")) << r.out;  // the webhook never sees the job
 }
 
 }  // namespace
