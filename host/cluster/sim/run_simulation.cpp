@@ -2,7 +2,6 @@
 // runs the driver; output goes through the controller's observer.
 #include "host/cluster/sim/run_simulation.h"
 
-#include <algorithm>
 #include <mutex>
 #include <ostream>
 
@@ -19,11 +18,8 @@ Status runSimulation(const Job& job, const SimulationScript& script, JobPlugins&
   SimCluster sim(clock, script.cluster.value_or(cluster));
   sim.setBehaviour([&script](const Pod& pod, int incarnation) { return script.behaviourFor(pod.metadata.name, incarnation); });
   const std::string& ns = job.metadata.namespace_;
-  auto missing = [&script](const std::string& claim) {
-    return std::any_of(script.missingPvcs.begin(), script.missingPvcs.end(), [&](const auto& m) { return m.first == claim; });
-  };
   for (const auto& v : job.spec.volumes)
-    if (!v.volumeClaimName.empty() && !missing(v.volumeClaimName)) sim.addPvc(ns, v.volumeClaimName);
+    if (!v.volumeClaimName.empty() && !script.claimMissing(v.volumeClaimName)) sim.addPvc(ns, v.volumeClaimName);
 
   Controller controller(controllerConfig, clock, sim, plugins);
   std::mutex outMutex;

@@ -114,8 +114,7 @@ Status validateSimulationScript(const SimulationScript& script, const Job& job, 
                        nodes == 1 ? "the cluster has node 0 only" : "the cluster has nodes 0 .. " + std::to_string(nodes - 1));
         break;
       case ScriptEvent::Kind::CreatePvc:
-        if (std::none_of(script.missingPvcs.begin(), script.missingPvcs.end(),
-                         [&](const auto& m) { return m.first == ev->claim; }))
+        if (!script.claimMissing(ev->claim))
           return error(ev->where, field + ".createPvc",
                        "\"" + ev->claim + "\" is not in missingPvcs: every other claim the job names exists from the start");
         break;

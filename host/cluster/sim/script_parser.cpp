@@ -167,8 +167,7 @@ class Parser {
       const std::string field = indexPath("missingPvcs", i);
       std::string claim = scalar(n[i], field);
       if (claim.empty()) fail(n[i], field, "must not be empty");
-      for (const auto& [seen, at] : s.missingPvcs)
-        if (seen == claim) fail(n[i], field, "\"" + claim + "\" is listed twice");
+      if (s.claimMissing(claim)) fail(n[i], field, "\"" + claim + "\" is listed twice");
       s.missingPvcs.emplace_back(std::move(claim), where(n[i]));
     }
   }
@@ -259,6 +258,10 @@ PodBehaviour applyOverride(PodBehaviour b, const PodBehaviourOverride& o) {
   if (o.exitCode) b.exitCode = *o.exitCode;
   if (o.restartsAtMs) b.restartsAtMs = *o.restartsAtMs;
   return b;
+}
+
+bool SimulationScript::claimMissing(const std::string& claim) const {
+  return std::any_of(missingPvcs.begin(), missingPvcs.end(), [&](const auto& m) { return m.first == claim; });
 }
 
 PodBehaviour SimulationScript::behaviourFor(const std::string& podName, int incarnation) const {

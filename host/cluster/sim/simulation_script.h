@@ -54,6 +54,8 @@ struct SimulationScript {
   std::vector<ScriptEvent> events;  // sorted by time (stable)
   std::optional<int64_t> untilMs;   // nullopt: stop when the job finishes
 
+  /// Whether `claim` is listed under `missingPvcs`.
+  bool claimMissing(const std::string& claim) const;
   /// Behaviour of a pod's incarnation (1-based): the list entry, or the defaults past its end.
   PodBehaviour behaviourFor(const std::string& podName, int incarnation) const;
 };
