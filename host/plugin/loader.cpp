@@ -1,5 +1,5 @@
-// Loading one plugin: resolve the file, dlopen it (RTLD_NOW|RTLD_LOCAL) through Boost.DLL (or take
-// an in-process entry), read and check the descriptor, then create the instance behind a barrier.
+// Loading one plugin: resolve the file, check its ELF headers, dlopen it (RTLD_NOW|RTLD_LOCAL) through
+// Boost.DLL (or take an in-process entry), check the descriptor, then create the instance behind a barrier.
 #include "host/plugin/loader.h"
 
 #include <boost/dll/runtime_symbol_info.hpp>
@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "host/common/log.h"
+#include "host/plugin/elf_check.h"
 #include "jobhost/version.h"
 
 namespace jobhost {
@@ -159,6 +160,7 @@ Expected<LoadedPlugin> loadPlugin(const LoadRequest& request) {
   auto resolved = resolvePluginFile(request);
   if (!resolved) return Expected<LoadedPlugin>::failure(resolved.error());
   const std::string file = *resolved;
+  if (auto problem = elfLoadProblem(file)) return failure(file, *problem);
   std::lock_guard lock(g_loadMutex);
 
   boost::dll::shared_library lib;

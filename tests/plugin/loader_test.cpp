@@ -4,7 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "jobhost/version.h"
 
@@ -55,6 +59,56 @@ TEST(Loader, NotASharedObject) {
   ASSERT_FALSE(p);
   EXPECT_EQ(p.error().rfind(fixtureFile("garbage") + ": not a loadable shared object (", 0), 0u) << p.error();
   EXPECT_NE(p.error().find("point the config at a plugin built with jobhost_add_plugin()"), std::string::npos);
+}
+
+// A copy of the shipped env plugin cut to `bytes` bytes, as an interrupted copy or build leaves it.
+std::string truncatedEnvPlugin(uintmax_t bytes) {
+  const auto dir = std::filesystem::temp_directory_path() / ("jobhost-loader-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto out = dir / ("libjobhost_env_" + std::to_string(bytes) + ".so");
+  std::ifstream in(std::string(JOBHOST_PLUGIN_DIR) + "/libjobhost_env.so", std::ios::binary);
+  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::ofstream(out, std::ios::binary | std::ios::trunc).write(content.data(), static_cast<std::streamsize>(bytes));
+  return out.string();
+}
+
+uintmax_t envPluginSize() { return std::filesystem::file_size(std::string(JOBHOST_PLUGIN_DIR) + "/libjobhost_env.so"); }
+
+TEST(Loader, TruncatedFileIsRefusedBeforeDlopenCouldCrash) {
+  const std::string again = "; copy the plugin again or rebuild it";
+  const std::string shortHeader = truncatedEnvPlugin(60);
+  auto p = loadPlugin(LoadRequest{"", shortHeader, "", {}, {}});
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), shortHeader + ": is truncated: it has 60 bytes but its ELF header would end at byte 64" + again);
+
+  // Cut inside the code: dlopen would map pages past the end of the file and die of SIGBUS.
+  const std::string cutCode = truncatedEnvPlugin(20000);
+  auto q = loadPlugin(LoadRequest{"", cutCode, "", {}, {}});
+  ASSERT_FALSE(q);
+  const std::string segments = cutCode + ": is truncated: it has 20000 bytes but its loadable segments end at byte ";
+  ASSERT_EQ(q.error().rfind(segments, 0), 0u) << q.error();
+  EXPECT_GT(std::stoull(q.error().substr(segments.size())), 20000u);
+
+  // One byte short: every segment is whole, but the section headers at the end of the file are not.
+  const uintmax_t size = envPluginSize();
+  const std::string cutTail = truncatedEnvPlugin(size - 1);
+  auto r = loadPlugin(LoadRequest{"", cutTail, "", {}, {}});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), cutTail + ": is truncated: it has " + std::to_string(size - 1) +
+                           " bytes but its section headers end at byte " + std::to_string(size) + again);
+}
+
+TEST(Loader, WholeCopyStillLoads) {
+  auto p = loadPlugin(LoadRequest{"", truncatedEnvPlugin(envPluginSize()), "", {}, {}});
+  ASSERT_TRUE(p) << p.error();
+  EXPECT_EQ(p->name, "env");
+}
+
+TEST(Loader, DirectoryIsNotAPluginFile) {
+  auto p = loadPlugin(LoadRequest{"", JOBHOST_FIXTURE_DIR, "", {}, {}});
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), std::filesystem::path(JOBHOST_FIXTURE_DIR).lexically_normal().string() +
+                           ": is a directory, not a plugin file; name the plugin's .so file");
 }
 
 TEST(Loader, EntrySymbolMissing) {
