@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "host/admission/container_validation.h"
+#include "host/admission/pod_field_names.h"
 #include "host/admission/resource_validation.h"
 #include "host/workload/k8s_names.h"
 
@@ -33,7 +34,8 @@ void validateItems(const std::vector<KeyToPath>& items, const std::string& path,
 }
 
 // validateVolumeSource: exactly one source, each source's own rules. Sources jobhost does not model
-// (hostPath, nfs, ...) are the volume's unknown fields and count in Kubernetes' order after emptyDir.
+// (hostPath, nfs, ...) are the volume's unknown fields and count in Kubernetes' order after emptyDir;
+// keys Kubernetes does not declare are no source (schema_rules refuses them).
 void validateVolumeSource(const Volume& v, const std::string& path, FieldErrs& el) {
   int sources = 0;
   auto another = [&](std::string_view field) {
@@ -51,7 +53,7 @@ void validateVolumeSource(const Volume& v, const std::string& path, FieldErrs& e
   }
   for (const auto& [field, json] : v.unknown) {
     (void)json;
-    another(field);
+    if (declaredByKubernetes(PodStruct::Volume, field)) another(field);  // else strict decoding refuses it
   }
   if (v.secret && another("secret")) {
     const std::string p = child(path, "secret");

@@ -8,6 +8,7 @@
 
 #include "host/admission/field_errors.h"
 #include "host/admission/go_text.h"
+#include "host/admission/pod_field_names.h"
 #include "host/admission/policy_validation.h"
 #include "host/workload/k8s_names.h"
 
@@ -59,6 +60,36 @@ void unknownFields(Findings& f, const UnknownFields& unknown, const std::string&
   }
 }
 
+// The pod template's keys jobhost does not model but keeps: those Kubernetes does not declare
+// either are refused like the Job's own (the CRD carries the whole PodTemplateSpec schema).
+void undeclaredPodFields(Findings& f, const UnknownFields& unknown, PodStruct kind, const std::string& prefix) {
+  for (const auto& [key, json] : unknown) {
+    (void)json;
+    if (!declaredByKubernetes(kind, key))
+      f.apiServer(ApiServerStage::FieldValidation, prefix + "." + key, "unknown field " + gotext::quote(prefix + "." + key));
+  }
+}
+
+void undeclaredContainerFields(Findings& f, const std::vector<Container>& containers, const std::string& prefix) {
+  for (size_t i = 0; i < containers.size(); ++i) {
+    const Container& c = containers[i];
+    const std::string at = prefix + "[" + std::to_string(i) + "]";
+    undeclaredPodFields(f, c.unknown, PodStruct::Container, at);
+    undeclaredPodFields(f, c.resources.unknown, PodStruct::ResourceRequirements, at + ".resources");
+    for (size_t m = 0; m < c.volumeMounts.size(); ++m)
+      undeclaredPodFields(f, c.volumeMounts[m].unknown, PodStruct::VolumeMount,
+                          at + ".volumeMounts[" + std::to_string(m) + "]");
+  }
+}
+
+void undeclaredTemplateFields(Findings& f, const PodSpec& spec, const std::string& prefix) {
+  undeclaredPodFields(f, spec.unknown, PodStruct::PodSpec, prefix);
+  undeclaredContainerFields(f, spec.initContainers, prefix + ".initContainers");
+  undeclaredContainerFields(f, spec.containers, prefix + ".containers");
+  for (size_t v = 0; v < spec.volumes.size(); ++v)
+    undeclaredPodFields(f, spec.volumes[v].unknown, PodStruct::Volume, prefix + ".volumes[" + std::to_string(v) + "]");
+}
+
 void subdomainField(Findings& f, const std::string& field, const std::string& v) {
   if (v.empty()) return;
   if (v.size() > 253) crd(f, field, tooLong(253));
@@ -79,6 +110,7 @@ void checkSchemaRules(const Job& job, Findings& f) {
     const TaskSpec& t = spec.tasks[i];
     const std::string at = "spec.tasks[" + std::to_string(i) + "].";
     unknownFields(f, t.unknown, "spec.tasks[" + std::to_string(i) + "]");
+    undeclaredTemplateFields(f, t.template_.spec, at + "template.spec");
     if (t.replicas < 0) vap(f, at + "replicas", "'replicas' < 0 in task");
     if (t.minAvailable && *t.minAvailable < 0) vap(f, at + "minAvailable", "'minAvailable' < 0 in task");
     if (!k8s::isDNS1123Label(t.name).empty())  // CEL format.dns1123Label(): length included

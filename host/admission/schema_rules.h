@@ -12,7 +12,8 @@ namespace jobhost {
 /// exit-code policies (RestartPartition allowed). CRD: task names at most 63 bytes matching the
 /// DNS-1123 label pattern, queue and priorityClassName DNS subdomains of at most 253 bytes,
 /// minSuccess >= 1, partition totalPartitions and partitionSize >= 1, and no field the schema does
-/// not declare in Job, JobSpec or TaskSpec (strict field validation: `unknown field "spec.foo"`).
+/// not declare in Job, JobSpec, TaskSpec or the task's pod template (PodSpec, containers, their
+/// resources and volume mounts, volumes) (strict field validation: `unknown field "spec.foo"`).
 /// Each is recorded with the stage the API server raises it at: undeclared fields at strict field
 /// validation, the CRD rules as the 422 Invalid answer's causes, the VAP's after both.
 void checkSchemaRules(const Job& job, Findings& findings);
