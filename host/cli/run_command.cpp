@@ -11,6 +11,7 @@
 #include "host/cli/cli.h"
 #include "host/cli/job_intake.h"
 #include "host/cli/run_progress.h"
+#include "host/cluster/local/job_dir_lock.h"
 #include "host/cluster/local/local_backend.h"
 #include "host/cluster/local/pod_run.h"
 #include "host/cluster/local/preflight.h"
@@ -103,6 +104,8 @@ int runCommand(const Args& args, Streams io) {
   Job& job = admitted->document.job;
   if (job.metadata.namespace_.empty()) job.metadata.namespace_ = "default";
   const std::string ns = job.metadata.namespace_, name = job.metadata.name;
+  // The run itself deletes the job once it ended; a TTL (even 0) would only race it for the result.
+  job.spec.ttlSecondsAfterFinished.reset();
 
   // How long a terminated job may take to stop: its longest pod grace period, plus slack.
   int grace = config->local.gracePeriodSeconds;
@@ -110,6 +113,9 @@ int runCommand(const Args& args, Streams io) {
     grace = std::max(grace, local::gracePeriodSeconds(task.template_.spec, config->local.gracePeriodSeconds));
   const auto stopWithin = std::chrono::seconds(grace + 15);
 
+  // A write to a closed stdout fails with EPIPE (and a SIGPIPE that BlockedSignals still receives
+  // while blocked) instead of killing the run once the mask is restored: the job's result is the exit code.
+  ::signal(SIGPIPE, SIG_IGN);
   BlockedSignals signals;
   auto backend = LocalBackend::create(config->local);
   if (!backend) {
@@ -117,6 +123,11 @@ int runCommand(const Args& args, Streams io) {
     return kConfigError;
   }
   LocalBackend& local = **backend;
+  auto lock = local::JobDirLock::acquire(local.workDir(), ns, name);
+  if (!lock) {
+    io.err << "jobhost run: " << lock.error() << "\n";
+    return kRejected;
+  }
   const std::string logDir = local.jobDir(ns, name);
   std::error_code ec;
   std::filesystem::remove_all(logDir, ec);  // every run starts with a fresh job directory

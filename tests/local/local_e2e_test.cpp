@@ -3,6 +3,7 @@
 // the job and no process of it survives. The binary is $JOBHOST_BINARY, else <build>/bin/jobhost. Generous deadlines only.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -51,7 +52,8 @@ class RunE2E : public ::testing::Test {
     return env && *env ? env : JOBHOST_BINARY_DIR "/bin/jobhost";
   }
 
-  pid_t start(const std::string& jobFile) {
+  // Starts `jobhost run jobFile`; its stdout and stderr go to dir_/stdout<tag> and dir_/stderr<tag>.
+  pid_t start(const std::string& jobFile, const std::string& tag = "") {
     std::vector<std::string> args = {binary(), "run", jobFile, "--config", (dir_ / "config.json").string()};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
@@ -61,8 +63,8 @@ class RunE2E : public ::testing::Test {
     if (stdoutFd_ >= 0)
       posix_spawn_file_actions_adddup2(&fa, stdoutFd_, 1);
     else
-      posix_spawn_file_actions_addopen(&fa, 1, (dir_ / "stdout").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, (dir_ / "stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      posix_spawn_file_actions_addopen(&fa, 1, (dir_ / ("stdout" + tag)).c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, (dir_ / ("stderr" + tag)).c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     pid_t pid = -1;
     const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&fa);
@@ -229,6 +231,118 @@ TEST_F(RunE2E, AClosedStdoutTerminatesTheJob) {
   EXPECT_NE(readFile(dir_ / "stderr").find("jobhost run: output closed, terminating job default/closed"),
             std::string::npos)
       << output();
+}
+
+// Reads `fd` until what was read contains `text` (true) or 120 s passed (false).
+bool readUntil(int fd, const std::string& text, std::string& got) {
+  const auto deadline = Clock::now() + std::chrono::seconds(120);
+  while (got.find(text) == std::string::npos && Clock::now() < deadline) {
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 100) <= 0) continue;
+    char buf[4096];
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n <= 0) return false;
+    got.append(buf, static_cast<size_t>(n));
+  }
+  return got.find(text) != std::string::npos;
+}
+
+// stdout closed after the job ended (the reader saw "Completed" and went away while jobhost still
+// waits for a pod that ignores SIGTERM): the failed summary write must not turn the result into
+// a death by SIGPIPE (exit 141); the exit code stays the job's.
+TEST_F(RunE2E, OutputClosedAfterTheJobEndedKeepsTheJobsExitCode) {
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);
+  stdoutFd_ = fds[1];
+  std::ofstream(dir_ / "late.yaml") << R"(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: late}
+spec:
+  minAvailable: 2
+  minSuccess: 1
+  tasks:
+    - name: quick
+      replicas: 1
+      template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox,
+        command: [sh, -c, 'while [ ! -e "$JOBHOST_JOB_DIR/stubborn-started" ]; do sleep 0.1; done']}]}}
+    - name: stubborn
+      replicas: 1
+      template: {spec: {restartPolicy: Never, terminationGracePeriodSeconds: 5, containers: [{name: main,
+        image: busybox, command: [sh, -c, 'trap "" TERM; touch "$JOBHOST_JOB_DIR/stubborn-started"; while :; do sleep 0.2; done']}]}}
+)";
+  const pid_t pid = start((dir_ / "late.yaml").string());
+  ::close(fds[1]);
+  std::string seen;
+  EXPECT_TRUE(readUntil(fds[0], "] Completed ", seen)) << seen;
+  ::close(fds[0]);  // the summary, written once the stubborn pod is gone (>= 5 s), meets a closed pipe
+  EXPECT_EQ(wait(pid), 0) << seen << output();
+  EXPECT_EQ(jobProcesses(), std::vector<pid_t>{}) << output();
+  EXPECT_EQ(readFile(dir_ / "stderr").find("output closed"), std::string::npos) << output();
+}
+
+// Writes a job file of `replicas` pods running `script` under `name`, with extra spec lines.
+fs::path writeJob(const fs::path& dir, const std::string& name, int replicas, const std::string& script,
+                  const std::string& specLines = "") {
+  const fs::path file = dir / (name + ".yaml");
+  std::ofstream(file) << "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: " << name
+                      << "}\nspec:\n  minAvailable: " << replicas << "\n" << specLines
+                      << "  tasks:\n    - {name: w, replicas: " << replicas
+                      << ", template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox, "
+                         "command: [sh, -c, '" << script << "']}]}}}\n";
+  return file;
+}
+
+// ttlSecondsAfterFinished: 0 deletes the job the moment it finishes; the run still reports the
+// phase it reached (it used to lose the race and say "ended Running", exit 12).
+TEST_F(RunE2E, AZeroTtlStillReportsThePhaseTheJobReached) {
+  const fs::path job = writeJob(dir_, "ttl0", 1, "exit 3", "  ttlSecondsAfterFinished: 0\n");
+  EXPECT_EQ(wait(start(job.string())), 10) << output();
+  EXPECT_NE(readFile(dir_ / "stdout").find("job default/ttl0 ended Failed after "), std::string::npos) << output();
+  EXPECT_NE(readFile(dir_ / "stdout").find("task w: pods succeeded 0, failed 1, restarts 0"), std::string::npos)
+      << output();
+}
+
+// A second `jobhost run` of a job that is running here is refused (exit 1) before it touches the
+// first one's directory, as Volcano refuses a second job of the same name; the first run goes on.
+TEST_F(RunE2E, ASecondRunOfARunningJobIsRefused) {
+  const pid_t first = startSleepers("twice", 1, "touch \"$JOBHOST_SANDBOX/started\"; exec sleep 1000");
+  const pid_t second = start((dir_ / "twice.yaml").string(), ".second");
+  EXPECT_EQ(wait(second), 1) << readFile(dir_ / "stderr.second");
+  const std::string lock = (dir_ / "work" / "default" / ".run-twice.lock").string();
+  EXPECT_EQ(readFile(dir_ / "stderr.second"),
+            "jobhost run: job default/twice is already running on this machine (jobhost pid " + std::to_string(first) +
+                ", lock " + lock + "); wait for it to end, stop it, or give this job another name or namespace\n");
+  EXPECT_TRUE(fs::exists(dir_ / "work" / "default" / "twice" / "twice-sleeper-0" / "started")) << output();
+  ::kill(first, SIGINT);
+  EXPECT_EQ(wait(first), 130) << output();
+  const fs::path again = writeJob(dir_ / "work", "twice", 1, "exit 0");  // the lock is free once the run ended
+  EXPECT_EQ(wait(start(again.string(), ".third")), 0) << readFile(dir_ / "stderr.third");
+}
+
+// A fast restart loop (pod 0 fails at once, pod 1 runs until the restart kills it, PodFailed ->
+// RestartJob) counts every retry and every incarnation, and only maxRetry ends it.
+TEST_F(RunE2E, AFastRestartLoopCountsEveryRetryUpToMaxRetry) {
+  const fs::path job = writeJob(dir_, "loop", 2, "case $JOBHOST_SANDBOX in *-0) exit 1;; esac; exec sleep 1000",
+                                "  maxRetry: 300\n  policies: [{event: PodFailed, action: RestartJob}]\n");
+  EXPECT_EQ(wait(start(job.string())), 10) << output();
+  EXPECT_NE(readFile(dir_ / "stdout").find("job default/loop ended Failed (retry 300) after "), std::string::npos)
+      << output();
+  EXPECT_NE(readFile(dir_ / "stdout").find("task w: pods succeeded 0, failed 300, killed 300, restarts 0"),
+            std::string::npos)
+      << output();
+  EXPECT_EQ(jobProcesses(), std::vector<pid_t>{}) << output();
+}
+
+// Both pods failing at once, restart after restart: the event loop once froze for good in wait4 on
+// a container still alive after a spurious pidfd wake-up (in 1 of 7 runs of up to 300 retries here). The
+// job ends Failed: at maxRetry, or earlier when a sync counts both pods of one incarnation Failed
+// before their PodFailed requests restart it (Volcano's Running completion rule).
+TEST_F(RunE2E, PodsFailingTogetherInAFastRestartLoopNeverFreezeTheHost) {
+  const fs::path job = writeJob(dir_, "both", 2, "exit 1",
+                                "  maxRetry: 300\n  policies: [{event: PodFailed, action: RestartJob}]\n");
+  EXPECT_EQ(wait(start(job.string()), std::chrono::seconds(120)), 10) << output();
+  EXPECT_NE(readFile(dir_ / "stdout").find("job default/both ended Failed (retry "), std::string::npos) << output();
+  EXPECT_EQ(jobProcesses(), std::vector<pid_t>{}) << output();
 }
 
 }  // namespace
