@@ -189,16 +189,19 @@ void printSummary(std::ostream& out, const JobProgress& progress, const std::vec
     if (t.killed) out << ", killed " << t.killed;
     out << ", restarts " << t.restarts << "\n";
   }
-  for (const auto& pod : failedPods)
-    for (const auto& c : pod.status.containerStatuses)
-      if (c.terminated && c.terminated->exitCode != 0) {
-        out << "  pod " << pod.name();
-        if (const std::string retry = annotation(pod, keys::JobRetryCount); !retry.empty() && retry != "0")
-          out << " (job retry " << retry << ")";  // tells a restarted job's incarnations apart
-        out << " container " << c.name << " exited " << c.terminated->exitCode;
-        if (c.terminated->reason == "StartError") out << " (cannot start: " << c.terminated->message << ")";
-        out << ": " << logDir << "/" << pod.name() << "/logs/" << c.name << ".log\n";
-      }
+  for (const auto& pod : failedPods) {
+    auto failedContainer = [&](const ContainerStatus& c, const char* kind) {
+      if (!c.terminated || c.terminated->exitCode == 0) return;
+      out << "  pod " << pod.name();
+      if (const std::string retry = annotation(pod, keys::JobRetryCount); !retry.empty() && retry != "0")
+        out << " (job retry " << retry << ")";  // tells a restarted job's incarnations apart
+      out << " " << kind << " " << c.name << " exited " << c.terminated->exitCode;
+      if (c.terminated->reason == "StartError") out << " (cannot start: " << c.terminated->message << ")";
+      out << ": " << logDir << "/" << pod.name() << "/logs/" << c.name << ".log\n";
+    };
+    for (const auto& c : pod.status.initContainerStatuses) failedContainer(c, "init container");
+    for (const auto& c : pod.status.containerStatuses) failedContainer(c, "container");
+  }
   out << "logs: " << logDir << "/<pod>/logs/<container>.log\n";
 }
 

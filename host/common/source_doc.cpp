@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -252,6 +253,9 @@ Expected<SourceDoc> parseJsonDoc(std::string_view text, std::string file) {
 }
 
 Expected<std::string> readFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return Expected<std::string>::failure(path + ": is a directory; name a file in it");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return Expected<std::string>::failure(path + ": cannot read file: " + std::strerror(errno));

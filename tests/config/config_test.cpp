@@ -107,6 +107,9 @@ TEST(Config, MissingFileNamesTheFile) {
   auto r = loadHostConfig("/nonexistent/jobhost.json");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error(), "/nonexistent/jobhost.json: cannot read file: No such file or directory");
+  auto directory = loadHostConfig("/tmp");
+  ASSERT_FALSE(directory);
+  EXPECT_EQ(directory.error(), "/tmp: is a directory; name a file in it");
 }
 
 }  // namespace

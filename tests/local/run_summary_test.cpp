@@ -124,6 +124,27 @@ TEST(RunSummary, AStartErrorIsQuotedWithItsExitCode) {
             "logs: /w/default/demo/<pod>/logs/<container>.log\n");
 }
 
+// A pod whose init container failed never ran its containers: the init container is the one named.
+TEST(RunSummary, AFailedInitContainerIsNamed) {
+  Sink sink;
+  PodOutcomes outcomes(sink, "default", "demo");
+  PodState failed = pod("demo-worker-0", "worker", "w0", PodPhase::Failed);
+  failed.status.containerStatuses[0].terminated.reset();  // waiting: PodInitializing
+  ContainerStatus init;
+  init.name = "fetch-data";
+  init.terminated = ContainerStateTerminated{3, 0, "Error", ""};
+  failed.status.initContainerStatuses = {init};
+  std::vector<ClusterEvent> batch = {event(T::PodAdded, pod("demo-worker-0", "worker", "w0", PodPhase::Pending)),
+                                     event(T::PodUpdated, failed)};
+  outcomes.onClusterEvents(batch);
+  EXPECT_EQ(summaryOf(outcomes, JobPhase::Failed, 0, 200),
+            "\njob default/demo ended Failed after 0.2s\n"
+            "  task master: pods succeeded 0, failed 0, restarts 0\n"
+            "  task worker: pods succeeded 0, failed 1, restarts 0\n"
+            "  pod demo-worker-0 init container fetch-data exited 3: /w/default/demo/demo-worker-0/logs/fetch-data.log\n"
+            "logs: /w/default/demo/<pod>/logs/<container>.log\n");
+}
+
 PodGroupCondition condition(const std::string& type, const std::string& status, TimeMs at,
                             const std::string& reason = "", const std::string& message = "") {
   return PodGroupCondition{type, status, reason, message, at};

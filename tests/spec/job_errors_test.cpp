@@ -121,6 +121,9 @@ TEST(JobErrors, SyntaxErrorsAndEmptyInput) {
   auto missing = loadJobs("/nonexistent/job.yaml");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error(), "/nonexistent/job.yaml: cannot read file: No such file or directory");
+  auto directory = loadJobs("/tmp");
+  ASSERT_FALSE(directory.ok());
+  EXPECT_EQ(directory.error(), "/tmp: is a directory; name a file in it");
 }
 
 }  // namespace
