@@ -43,6 +43,48 @@ std::string waitingReason(const std::optional<PodGroup>& podGroup) {
   return type + ": " + latest->reason + ": " + latest->message;
 }
 
+// Volcano's dependsOn readiness of one pod: Succeeded, or Running with every container ready.
+bool readyForDependents(const PodState& pod) {
+  if (pod.deletionTimestamp) return false;
+  if (pod.status.phase == PodPhase::Succeeded) return true;
+  return pod.status.phase == PodPhase::Running &&
+         std::all_of(pod.status.containerStatuses.begin(), pod.status.containerStatuses.end(),
+                     [](const ContainerStatus& c) { return c.ready; });
+}
+
+// Why the first task without pods that dependsOn others is not created yet (spec §6.4), else "".
+std::string dependsOnWait(const Job& job, const std::vector<PodState>& pods, const std::vector<TaskProgress>& counts) {
+  auto readyPods = [&](const std::string& task) {
+    return std::count_if(pods.begin(), pods.end(), [&](const PodState& pod) {
+      const auto& ann = pod.object->metadata.annotations;
+      auto it = ann.find(std::string(keys::TaskSpec));
+      return it != ann.end() && it->second == task && readyForDependents(pod);
+    });
+  };
+  for (size_t i = 0; i < job.spec.tasks.size(); ++i) {
+    const TaskSpec& task = job.spec.tasks[i];
+    const TaskProgress& c = counts[i];
+    if (!task.dependsOn || task.dependsOn->name.empty() ||
+        c.pending + c.running + c.succeeded + c.failed + c.terminating > 0)
+      continue;
+    const bool any = task.dependsOn->name.size() > 1 && task.dependsOn->iteration == "any";
+    std::string unmet;
+    bool satisfied = !any;
+    for (const auto& dep : task.dependsOn->name) {
+      auto spec = std::find_if(job.spec.tasks.begin(), job.spec.tasks.end(), [&](const TaskSpec& t) { return t.name == dep; });
+      const auto ready = readyPods(dep);
+      const bool met = spec != job.spec.tasks.end() && (!spec->minAvailable || ready >= *spec->minAvailable);
+      satisfied = any ? satisfied || met : satisfied && met;
+      if (met) continue;
+      unmet += (unmet.empty() ? "" : ", ") + dep + " " + std::to_string(ready) + "/" +
+               (spec == job.spec.tasks.end() ? std::string("?") : std::to_string(spec->minAvailable.value_or(0))) +
+               " ready";
+    }
+    if (!satisfied) return "dependsOn: task " + task.name + " waits for " + (any ? "any of " : "") + unmet;
+  }
+  return "";
+}
+
 }  // namespace
 
 JobProgress takeProgress(const Job& job, const std::vector<PodState>& pods, const std::optional<PodGroup>& podGroup,
@@ -80,6 +122,8 @@ JobProgress takeProgress(const Job& job, const std::vector<PodState>& pods, cons
     if (p.waiting.empty() && pod.status.phase == PodPhase::Pending && !pod.status.reason.empty())
       p.waiting = "pod " + pod.name() + ": " + pod.status.reason + ": " + pod.status.message;
   }
+  const bool creatingPods = p.phase == JobPhase::None || p.phase == JobPhase::Pending || p.phase == JobPhase::Running;
+  if (p.waiting.empty() && creatingPods) p.waiting = dependsOnWait(job, pods, p.tasks);
   return p;
 }
 

@@ -181,5 +181,40 @@ TEST(RunProgress, ShowsWhyAPlacedPodWaits) {
             "pod demo-worker-0: CreateContainerConfigError: container main: secret \"hf-token\" not found");
 }
 
+// A task whose dependsOn is not met has no pods yet: the progress says which dependency holds it
+// (Succeeded, or Running with every container ready, against the dependency's minAvailable).
+TEST(RunProgress, ShowsWhichDependencyATaskWaitsFor) {
+  Job job = demo();
+  job.spec.tasks[0].minAvailable = 2;
+  job.spec.tasks[1].dependsOn = DependsOn{{"master"}, ""};
+  job.status.state.phase = JobPhase::Running;
+  PodState unready = pod("demo-master-1", "master", "m1", PodPhase::Running);
+  unready.status.containerStatuses[0].ready = false;
+  PodState ready = pod("demo-master-0", "master", "m0", PodPhase::Running);
+  ready.status.containerStatuses[0].ready = true;
+  EXPECT_EQ(takeProgress(job, {ready, unready}, std::nullopt, 100).waiting,
+            "dependsOn: task worker waits for master 1/2 ready");
+  unready.status.containerStatuses[0].ready = true;
+  EXPECT_EQ(takeProgress(job, {ready, unready}, std::nullopt, 100).waiting, "");
+
+  // With iteration "any" one met dependency is enough; while none is, every one is listed.
+  job.spec.tasks.push_back(TaskSpec{});
+  job.spec.tasks[2].name = "eval";
+  job.spec.tasks[2].minAvailable = 1;
+  job.spec.tasks[1].dependsOn = DependsOn{{"master", "eval"}, "any"};
+  unready.status.containerStatuses[0].ready = false;
+  EXPECT_EQ(takeProgress(job, {ready, unready}, std::nullopt, 100).waiting,
+            "dependsOn: task worker waits for any of master 1/2 ready, eval 0/1 ready");
+  EXPECT_EQ(takeProgress(job, {ready, unready, pod("demo-eval-0", "eval", "e0", PodPhase::Succeeded)}, std::nullopt, 100)
+                .waiting,
+            "");
+  // Once the dependent task has pods, or the job restarts, there is nothing to wait for.
+  EXPECT_EQ(takeProgress(job, {ready, unready, pod("demo-worker-0", "worker", "w0", PodPhase::Pending)}, std::nullopt, 100)
+                .waiting,
+            "");
+  job.status.state.phase = JobPhase::Restarting;
+  EXPECT_EQ(takeProgress(job, {}, std::nullopt, 100).waiting, "");
+}
+
 }  // namespace
 }  // namespace jobhost::cli
