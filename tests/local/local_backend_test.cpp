@@ -109,6 +109,28 @@ TEST_P(LocalBackendTest, InitContainersRunFirstInOrderAndMustSucceed) {
   EXPECT_EQ(f.status.initContainerStatuses[0].terminated->exitCode, 5);
 }
 
+// A program that is not installed is a StartError (exit 128, quoted) under every isolation; bwrap
+// alone would report it as its own exit 1.
+TEST_P(LocalBackendTest, AMissingProgramIsAStartError) {
+  start();
+  Container bare;
+  bare.name = "main";
+  bare.command = {"jobhost-no-such-command", "x"};
+  create(makePod("bare", {bare}));
+  Container absolute = bare;
+  absolute.command = {"/opt/jobhost-nowhere/train"};
+  create(makePod("absolute", {absolute}));
+  ASSERT_TRUE(recorder_.waitFor([](auto& ev) {
+    return podIs(ev, "bare", PodPhase::Failed) && podIs(ev, "absolute", PodPhase::Failed);
+  }));
+  const auto events = recorder_.events();
+  EXPECT_EQ(*lastState(events, "bare")->status.containerStatuses[0].terminated,
+            (ContainerStateTerminated{128, 0, "StartError", "executable \"jobhost-no-such-command\" not found in PATH"}));
+  EXPECT_EQ(*lastState(events, "absolute")->status.containerStatuses[0].terminated,
+            (ContainerStateTerminated{128, 0, "StartError",
+                                      "cannot start \"/opt/jobhost-nowhere/train\": No such file or directory"}));
+}
+
 TEST_P(LocalBackendTest, OnFailureRestartsInPlaceAndCountsRestarts) {
   start();
   create(makePod("flaky", {shell("main", "n=$(cat \"$JOBHOST_SANDBOX/n\" 2>/dev/null || echo 0); "

@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -52,10 +53,35 @@ int initPidfd(pid_t init, long long namespaceInode) {
   return fd;
 }
 
+// True when `path` is a mount target of the sandbox or lies under one (it exists only inside).
+bool insideMounts(const std::string& path, const std::vector<Mount>& mounts) {
+  return std::any_of(mounts.begin(), mounts.end(), [&](const Mount& m) {
+    return path == m.target || path.rfind(m.target + "/", 0) == 0;
+  });
+}
+
+// Why the container's program cannot start, or "". bwrap would look it up inside the sandbox and
+// exit 1 on its own; the sandbox shows the host's filesystem, so outside volumes the host decides,
+// and a missing program becomes a StartError (exit 128) as under the other isolations.
+std::string programProblem(const SpawnRequest& command, const ContainerSandbox& sandbox) {
+  if (command.argv.empty()) return "";
+  const std::string& program = command.argv[0];
+  const std::string path = envValue(command.env, "PATH");
+  if (program.find('/') != std::string::npos) {
+    if (program.front() != '/' || insideMounts(program, sandbox.mounts) || ::access(program.c_str(), X_OK) == 0)
+      return "";
+    return execError(program, errno);
+  }
+  for (const auto& candidate : executableCandidates(program, path))
+    if (candidate.front() != '/' || insideMounts(candidate, sandbox.mounts)) return "";  // decided inside
+  return findExecutable(program, path).empty() ? execError(program, ENOENT) : "";
+}
+
 }  // namespace
 
 Expected<Spawned> spawnBwrap(const SpawnRequest& command, const ContainerSandbox& sandbox) {
   using R = Expected<Spawned>;
+  if (std::string problem = programProblem(command, sandbox); !problem.empty()) return R::failure(problem);
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return R::failure(std::string("pipe2: ") + std::strerror(errno));
   const int infoWrite = ::fcntl(fds[1], F_DUPFD_CLOEXEC, 10);  // becomes bwrap's descriptor 3
