@@ -105,44 +105,47 @@ TEST(RunSummary, CountsEveryIncarnationByItsLastObservedPhase) {
             "logs: /w/default/demo/<pod>/logs/<container>.log\n");
 }
 
-// A container that could not start says why in the summary, not only "exited 128".
-TEST(RunSummary, AStartErrorIsQuotedWithItsExitCode) {
+// The summary of job default/demo, Failed after 0.2 s, whose one pod demo-worker-0 was created
+// and then ended as `failed`.
+std::string summaryOfOneFailedWorker(const PodState& failed) {
   Sink sink;
   PodOutcomes outcomes(sink, "default", "demo");
-  PodState failed = pod("demo-worker-0", "worker", "w0", PodPhase::Failed, 128);
-  failed.status.containerStatuses[0].terminated->reason = "StartError";
-  failed.status.containerStatuses[0].terminated->message = "executable \"train\" not found in PATH";
   std::vector<ClusterEvent> batch = {event(T::PodAdded, pod("demo-worker-0", "worker", "w0", PodPhase::Pending)),
                                      event(T::PodUpdated, failed)};
   outcomes.onClusterEvents(batch);
-  EXPECT_EQ(summaryOf(outcomes, JobPhase::Failed, 0, 200),
-            "\njob default/demo ended Failed after 0.2s\n"
-            "  task master: pods succeeded 0, failed 0, restarts 0\n"
-            "  task worker: pods succeeded 0, failed 1, restarts 0\n"
-            "  pod demo-worker-0 container main exited 128 (cannot start: executable \"train\" not found in PATH): "
-            "/w/default/demo/demo-worker-0/logs/main.log\n"
-            "logs: /w/default/demo/<pod>/logs/<container>.log\n");
+  return summaryOf(outcomes, JobPhase::Failed, 0, 200);
+}
+
+constexpr const char* kOneFailedWorker =
+    "\njob default/demo ended Failed after 0.2s\n"
+    "  task master: pods succeeded 0, failed 0, restarts 0\n"
+    "  task worker: pods succeeded 0, failed 1, restarts 0\n";
+
+// A container that could not start says why in the summary, not only "exited 128".
+TEST(RunSummary, AStartErrorIsQuotedWithItsExitCode) {
+  PodState failed = pod("demo-worker-0", "worker", "w0", PodPhase::Failed, 128);
+  failed.status.containerStatuses[0].terminated->reason = "StartError";
+  failed.status.containerStatuses[0].terminated->message = "executable \"train\" not found in PATH";
+  EXPECT_EQ(summaryOfOneFailedWorker(failed),
+            std::string(kOneFailedWorker) +
+                "  pod demo-worker-0 container main exited 128 (cannot start: executable \"train\" not found in PATH): "
+                "/w/default/demo/demo-worker-0/logs/main.log\n"
+                "logs: /w/default/demo/<pod>/logs/<container>.log\n");
 }
 
 // A pod whose init container failed never ran its containers: the init container is the one named.
 TEST(RunSummary, AFailedInitContainerIsNamed) {
-  Sink sink;
-  PodOutcomes outcomes(sink, "default", "demo");
   PodState failed = pod("demo-worker-0", "worker", "w0", PodPhase::Failed);
   failed.status.containerStatuses[0].terminated.reset();  // waiting: PodInitializing
   ContainerStatus init;
   init.name = "fetch-data";
   init.terminated = ContainerStateTerminated{3, 0, "Error", ""};
   failed.status.initContainerStatuses = {init};
-  std::vector<ClusterEvent> batch = {event(T::PodAdded, pod("demo-worker-0", "worker", "w0", PodPhase::Pending)),
-                                     event(T::PodUpdated, failed)};
-  outcomes.onClusterEvents(batch);
-  EXPECT_EQ(summaryOf(outcomes, JobPhase::Failed, 0, 200),
-            "\njob default/demo ended Failed after 0.2s\n"
-            "  task master: pods succeeded 0, failed 0, restarts 0\n"
-            "  task worker: pods succeeded 0, failed 1, restarts 0\n"
-            "  pod demo-worker-0 init container fetch-data exited 3: /w/default/demo/demo-worker-0/logs/fetch-data.log\n"
-            "logs: /w/default/demo/<pod>/logs/<container>.log\n");
+  EXPECT_EQ(summaryOfOneFailedWorker(failed),
+            std::string(kOneFailedWorker) +
+                "  pod demo-worker-0 init container fetch-data exited 3: "
+                "/w/default/demo/demo-worker-0/logs/fetch-data.log\n"
+                "logs: /w/default/demo/<pod>/logs/<container>.log\n");
 }
 
 PodGroupCondition condition(const std::string& type, const std::string& status, TimeMs at,
