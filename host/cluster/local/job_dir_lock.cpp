@@ -30,7 +30,8 @@ Expected<JobDirLock> JobDirLock::acquire(const std::string& workDir, const std::
     const ssize_t n = ::pread(fd, owner, sizeof owner - 1, 0);
     ::close(fd);
     if (err != EWOULDBLOCK)
-      return Expected<JobDirLock>::failure(file + ": cannot lock (" + std::strerror(err) + ")");
+      return Expected<JobDirLock>::failure(file + ": cannot lock (" + std::strerror(err) +
+                                           "); point backend.local.workDir at a local filesystem");
     const std::string pid = n > 0 ? std::string(owner, static_cast<size_t>(n)) : "unknown";
     return Expected<JobDirLock>::failure(
         "job " + (ns.empty() ? "default" : ns) + "/" + job + " is already running on this machine (jobhost pid " +
