@@ -52,11 +52,14 @@ void exitCodePolicyActions(Findings& f, const std::vector<LifecyclePolicy>& poli
 
 // Keys the decoder kept because the Job model does not name them. The Job CRD declares every field
 // of Job, JobSpec and TaskSpec, so these are refused by strict field validation.
+void unknownField(Findings& f, const std::string& field) {
+  f.apiServer(ApiServerStage::FieldValidation, field, "unknown field " + gotext::quote(field));
+}
+
 void unknownFields(Findings& f, const UnknownFields& unknown, const std::string& prefix) {
   for (const auto& [key, json] : unknown) {
     (void)json;
-    const std::string field = prefix.empty() ? key : prefix + "." + key;
-    f.apiServer(ApiServerStage::FieldValidation, field, "unknown field " + gotext::quote(field));
+    unknownField(f, prefix.empty() ? key : prefix + "." + key);
   }
 }
 
@@ -65,8 +68,7 @@ void unknownFields(Findings& f, const UnknownFields& unknown, const std::string&
 void undeclaredPodFields(Findings& f, const UnknownFields& unknown, PodStruct kind, const std::string& prefix) {
   for (const auto& [key, json] : unknown) {
     (void)json;
-    if (!declaredByKubernetes(kind, key))
-      f.apiServer(ApiServerStage::FieldValidation, prefix + "." + key, "unknown field " + gotext::quote(prefix + "." + key));
+    if (!declaredByKubernetes(kind, key)) unknownField(f, prefix + "." + key);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "host/cluster/podgroup_conditions.h"
+#include "host/workload/depends_on.h"
 
 namespace jobhost::cli {
 namespace {
@@ -53,34 +54,28 @@ bool readyForDependents(const PodState& pod) {
 }
 
 // Why the first task without pods that dependsOn others is not created yet (spec §6.4), else "".
-std::string dependsOnWait(const Job& job, const std::vector<PodState>& pods, const std::vector<TaskProgress>& counts) {
-  auto readyPods = [&](const std::string& task) {
-    return std::count_if(pods.begin(), pods.end(), [&](const PodState& pod) {
-      const auto& ann = pod.object->metadata.annotations;
-      auto it = ann.find(std::string(keys::TaskSpec));
-      return it != ann.end() && it->second == task && readyForDependents(pod);
-    });
-  };
-  for (size_t i = 0; i < job.spec.tasks.size(); ++i) {
-    const TaskSpec& task = job.spec.tasks[i];
+// `readyByTask` counts each task's pods that are readyForDependents.
+std::string dependsOnWait(const Job& job, const std::vector<TaskProgress>& counts,
+                          const std::vector<int32_t>& readyByTask) {
+  const JobSpec& spec = job.spec;
+  auto readyPods = [&](size_t i) { return readyByTask[i]; };
+  for (size_t i = 0; i < spec.tasks.size(); ++i) {
+    const TaskSpec& task = spec.tasks[i];
     const TaskProgress& c = counts[i];
-    if (!task.dependsOn || task.dependsOn->name.empty() ||
-        c.pending + c.running + c.succeeded + c.failed + c.terminating > 0)
+    if (!task.dependsOn || c.pending + c.running + c.succeeded + c.failed + c.terminating > 0 ||
+        dependsOnMet(spec, *task.dependsOn, readyPods))
       continue;
-    const bool any = task.dependsOn->name.size() > 1 && task.dependsOn->iteration == "any";
     std::string unmet;
-    bool satisfied = !any;
     for (const auto& dep : task.dependsOn->name) {
-      auto spec = std::find_if(job.spec.tasks.begin(), job.spec.tasks.end(), [&](const TaskSpec& t) { return t.name == dep; });
-      const auto ready = readyPods(dep);
-      const bool met = spec != job.spec.tasks.end() && (!spec->minAvailable || ready >= *spec->minAvailable);
-      satisfied = any ? satisfied || met : satisfied && met;
-      if (met) continue;
-      unmet += (unmet.empty() ? "" : ", ") + dep + " " + std::to_string(ready) + "/" +
-               (spec == job.spec.tasks.end() ? std::string("?") : std::to_string(spec->minAvailable.value_or(0))) +
-               " ready";
+      if (dependencyReady(spec, dep, readyPods)) continue;
+      auto it = std::find_if(spec.tasks.begin(), spec.tasks.end(), [&](const TaskSpec& t) { return t.name == dep; });
+      const bool known = it != spec.tasks.end();
+      unmet += (unmet.empty() ? "" : ", ") + dep + " " +
+               (known ? std::to_string(readyByTask[static_cast<size_t>(it - spec.tasks.begin())]) : "0") + "/" +
+               (known ? std::to_string(it->minAvailable.value_or(0)) : "?") + " ready";
     }
-    if (!satisfied) return "dependsOn: task " + task.name + " waits for " + (any ? "any of " : "") + unmet;
+    return "dependsOn: task " + task.name + " waits for " + (anyDependencySuffices(*task.dependsOn) ? "any of " : "") +
+           unmet;
   }
   return "";
 }
@@ -100,11 +95,14 @@ JobProgress takeProgress(const Job& job, const std::vector<PodState>& pods, cons
     index[t.name] = p.tasks.size();
     p.tasks.push_back(TaskProgress{t.name});
   }
+  std::vector<int32_t> readyByTask(p.tasks.size(), 0);
   for (const auto& pod : pods) {
     const auto& ann = pod.object->metadata.annotations;
     auto task = ann.find(std::string(keys::TaskSpec));
     if (task == ann.end() || !index.count(task->second)) continue;
-    TaskProgress& t = p.tasks[index[task->second]];
+    const size_t taskIndex = index[task->second];
+    TaskProgress& t = p.tasks[taskIndex];
+    if (readyForDependents(pod)) ++readyByTask[taskIndex];
     for (const auto& c : pod.status.containerStatuses) t.restarts += c.restartCount;
     for (const auto& c : pod.status.initContainerStatuses) t.restarts += c.restartCount;
     if (pod.deletionTimestamp) {
@@ -123,7 +121,7 @@ JobProgress takeProgress(const Job& job, const std::vector<PodState>& pods, cons
       p.waiting = "pod " + pod.name() + ": " + pod.status.reason + ": " + pod.status.message;
   }
   const bool creatingPods = p.phase == JobPhase::None || p.phase == JobPhase::Pending || p.phase == JobPhase::Running;
-  if (p.waiting.empty() && creatingPods) p.waiting = dependsOnWait(job, pods, p.tasks);
+  if (p.waiting.empty() && creatingPods) p.waiting = dependsOnWait(job, p.tasks, readyByTask);
   return p;
 }
 

@@ -144,7 +144,7 @@ class PositionHandler {
       return out_.doc.Double(d);
     });
   }
-  /// True when parsing stopped at an object or array nested deeper than kMaxDepth.
+  /// True when parsing stopped at an object or array nested deeper than kMaxJsonDepth.
   bool stoppedTooDeep() const { return tooDeep_; }
   /// True when parsing stopped at a number beyond the range of a double.
   bool stoppedAtTooBigNumber() const { return tooBig_; }
@@ -237,17 +237,13 @@ Expected<SourceDoc> parseJsonDoc(std::string_view text, std::string file) {
     return !result.IsError();
   };
   out.doc.Populate(generate);
-  if (result.IsError() && tooDeep) {
-    const SourcePos pos = stream.lastChar();
-    return Expected<SourceDoc>::failure(out.file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column) +
-                                        ": invalid JSON: nesting deeper than " + std::to_string(kMaxJsonDepth) +
-                                        " levels");
-  }
   if (result.IsError()) {
-    SourcePos pos = tooBig ? stream.tokenStart() : stream.posAt(result.Offset());
-    return Expected<SourceDoc>::failure(
-        out.file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column) + ": invalid JSON: " +
-        rapidjson::GetParseError_En(tooBig ? rapidjson::kParseErrorNumberTooBig : result.Code()));
+    const SourcePos pos = tooDeep ? stream.lastChar() : tooBig ? stream.tokenStart() : stream.posAt(result.Offset());
+    const std::string why = tooDeep  ? "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels"
+                            : tooBig ? rapidjson::GetParseError_En(rapidjson::kParseErrorNumberTooBig)
+                                     : rapidjson::GetParseError_En(result.Code());
+    return Expected<SourceDoc>::failure(out.file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column) +
+                                        ": invalid JSON: " + why);
   }
   return out;
 }

@@ -7,6 +7,7 @@
 
 #include "host/controller/abandon_scope.h"
 #include "host/controller/backend_resource_client.h"
+#include "host/workload/depends_on.h"
 #include "host/workload/names.h"
 #include "host/workload/pod_group.h"
 
@@ -182,18 +183,7 @@ Status JobActions::createOrUpdatePodGroup(JobEntry& entry) {
 bool JobActions::dependsOnSatisfied(const JobEntry& entry, size_t taskIndex) const {
   const JobSpec& spec = entry.job->spec;
   const auto& dependsOn = spec.tasks[taskIndex].dependsOn;
-  if (!dependsOn) return true;
-  auto ready = [&](const std::string& dep) {
-    for (size_t i = 0; i < spec.tasks.size(); ++i) {
-      if (spec.tasks[i].name != dep) continue;
-      const auto& min = spec.tasks[i].minAvailable;
-      return !min || entry.taskCounts(i).ready >= *min;
-    }
-    return false;
-  };
-  if (dependsOn->name.size() > 1 && dependsOn->iteration == "any")
-    return std::any_of(dependsOn->name.begin(), dependsOn->name.end(), ready);
-  return std::all_of(dependsOn->name.begin(), dependsOn->name.end(), ready);
+  return !dependsOn || dependsOnMet(spec, *dependsOn, [&](size_t i) { return entry.taskCounts(i).ready; });
 }
 
 Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
