@@ -268,9 +268,12 @@ bool Controller::podDeleted(const PodState& pod, Request& req) {
 bool Controller::podGroupUpdated(const ClusterEvent& ev, Request& req) {
   const PodGroup& pg = *ev.podGroup;
   const std::string& job = podGroupJobName(pg);
-  if (auto entry = cache_.lockExisting(ObjectRef{pg.metadata.namespace_, job});
-      entry && entry->podGroup.known && entry->podGroup.phase && entry->podGroup.name == pg.metadata.name)
-    entry->podGroup.phase = pg.status.phase;  // the lister's copy (one known to be deleted stays so)
+  // The lister's copy: one known to be deleted stays so, and an event of a deleted PodGroup of the
+  // same name (a restart recreates it) does not describe the new one.
+  if (auto entry = cache_.lockExisting(ObjectRef{pg.metadata.namespace_, job}); entry && entry->podGroup.known &&
+      entry->podGroup.phase && entry->podGroup.name == pg.metadata.name &&
+      (entry->podGroup.uid.empty() || entry->podGroup.uid == pg.metadata.uid))
+    entry->podGroup.phase = pg.status.phase;
   if (pg.status.phase == ev.oldPodGroupPhase) return false;
   setRequest(req, pg.metadata.namespace_, job, pg.status.phase == "Unknown" ? events::JobUnknown : "");
   return true;

@@ -121,6 +121,7 @@ class JobEntry {
   struct PodGroupView {
     bool known = false;
     std::string name;
+    std::string uid;  // of the one this controller created; "" when found existing
     std::optional<std::string> phase;  // nullopt: there is none
   } podGroup;
   TimerHandle ttlTimer;

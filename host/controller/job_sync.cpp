@@ -7,6 +7,7 @@
 
 #include "host/controller/abandon_scope.h"
 #include "host/controller/backend_resource_client.h"
+#include "host/spec/uid.h"
 #include "host/workload/depends_on.h"
 #include "host/workload/names.h"
 #include "host/workload/pod_group.h"
@@ -158,6 +159,8 @@ Status JobActions::createOrUpdatePodGroup(JobEntry& entry) {
     if (!pg) return pg.status();
     pg->metadata.name = name;
     pg->metadata.namespace_ = ns;
+    if (pg->metadata.uid.empty()) pg->metadata.uid = newUid();
+    view.uid = pg->metadata.uid;
     ClusterStatus st = backend_.createPodGroup(*pg);
     if (!st.ok() && st.code != ClusterErrc::AlreadyExists) return Status::error(st.message);
     view.phase = backend_.podGroupPhase(ns, name);

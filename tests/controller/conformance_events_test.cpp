@@ -497,6 +497,38 @@ TEST_F(PodGroupLister, SyncReadsThePodGroupPhaseOfItsLastEvent) {
   EXPECT_TRUE(sim->getPod(ns, "job-worker-0"));
 }
 
+// A restart deletes the PodGroup and creates one of the same name; an event of the deleted one can
+// still be in flight. A lister would end at the new one, so the event must not make the sync
+// create pods for a PodGroup the scheduler has not admitted.
+TEST_F(PodGroupLister, AnEventOfADeletedPodGroupOfTheSameNameIsNotTheNewOnesPhase) {
+  cluster.nodes = 1;
+  cluster.cpu = Quantity::fromMilli(100);
+  start();
+  Job job = makeJob("job", {{"worker", 1}});
+  job.spec.tasks[0].template_.spec.containers[0].resources.requests["cpu"] = Quantity::fromMilli(500);
+  submit(job);
+  runTo(1000);
+  const std::string pgName = "job-" + controller->getJob(ns, "job")->metadata.uid;
+  PodGroup pg = *sim->getPodGroup(ns, pgName);
+  ASSERT_EQ(pg.status.phase, "Pending");
+  ASSERT_EQ(pg.metadata.uid.size(), 36u);  // the controller's own, kept by the cluster
+  auto send = [&](const std::string& uid) {
+    PodGroup seen = pg;
+    seen.metadata.uid = uid;
+    seen.status.phase = "Inqueue";
+    ClusterEvent ev;
+    ev.type = ClusterEvent::Type::PodGroupUpdated;
+    ev.podGroup = std::make_shared<PodGroup>(seen);
+    ev.oldPodGroupPhase = "Running";
+    controller->listener().onClusterEvents(std::span(&ev, 1));
+    settle();
+  };
+  send("uid-of-the-deleted-podgroup");
+  EXPECT_FALSE(sim->getPod(ns, "job-worker-0"));
+  send(pg.metadata.uid);
+  EXPECT_TRUE(sim->getPod(ns, "job-worker-0"));
+}
+
 // A PodGroup request carries no job version (0): once a full kill bumped Version, rule 4 (stale
 // version) turns every later `Unknown` into SyncJob before the policies are consulted.
 TEST_F(PodEvents, UnknownAfterAFullKillIsStaleAndOnlySyncs) {

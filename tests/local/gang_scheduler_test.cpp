@@ -64,6 +64,21 @@ TEST(GangScheduler, BindsAGangOnlyWhenMinMemberFit) {
   EXPECT_TRUE(groups[0].placed);
 }
 
+// A restart recreates the PodGroup, and the controller may create its pods before any pass saw the
+// new group. The pass that admits it must bind them too: no later event asks for another pass.
+TEST(GangScheduler, AGroupAdmittedWithItsPodsWaitingBindsThemInTheSamePass) {
+  std::vector<GangGroup> groups = {group("ns/a", 1, 2, cpu(2000)), group("ns/b", 2, 2, cpu(2000))};
+  std::vector<GangPod> pods = {pod("ns/a-0", "ns/a", 3, cpu(1000)), pod("ns/a-1", "ns/a", 4, cpu(1000)),
+                               pod("ns/b-0", "ns/b", 5, cpu(1000)), pod("ns/b-1", "ns/b", 6, cpu(1000))};
+  GangPlan plan = planGangs(cpu(3000), groups, pods, 0);
+  EXPECT_EQ(plan.bind, (std::vector<std::string>{"ns/a-0", "ns/a-1"}));
+  EXPECT_EQ(groups[0].phase, "Running");
+  EXPECT_TRUE(groups[0].placed);
+  EXPECT_EQ(groups[0].conditions.back().type, "Scheduled");
+  EXPECT_EQ(groups[1].phase, "Pending");  // its minResources do not fit beside a's
+  EXPECT_EQ(plan.changedGroups, (std::vector<std::string>{"ns/a", "ns/b"}));
+}
+
 TEST(GangScheduler, AGangThatDoesNotFitWaitsForCapacity) {
   std::vector<GangGroup> groups = {group("ns/a", 1, 1, {}), group("ns/b", 2, 2, {})};
   groups[0].phase = "Running";

@@ -1,5 +1,5 @@
 // One pass of the local gang scheduler (see gang_scheduler.h): bind admitted gangs all-or-nothing,
-// then admit waiting groups whose minResources fit beside the unplaced admitted ones, then timeouts.
+// admit waiting groups whose minResources fit beside the unplaced admitted ones (and bind them), timeouts.
 #include "host/cluster/local/gang_scheduler.h"
 
 #include <algorithm>
@@ -74,8 +74,7 @@ GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, co
   // 1. Admitted groups (as the sim does): start waiting pods only when the group then has
   // minMember pods started or succeeded; below that, a Running gang becomes Unknown (some still
   // run) or Pending again (none does, to be admitted anew).
-  for (GangGroup* g : order) {
-    if (g->phase == "Pending") continue;
+  auto allocate = [&](GangGroup* g) {
     GroupPods& gp = byGroup[g->key];
     Resources left = free;
     std::vector<const GangPod*> take;
@@ -98,7 +97,7 @@ GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, co
       g->placed = true;
       mark(*g, setPhase(*g, "Running"));
       mark(*g, reportScheduled(g->conditions, now));
-      continue;
+      return;
     }
     g->placed = false;
     const bool wasPlaced = g->phase == "Running" || g->phase == "Unknown";
@@ -111,7 +110,9 @@ GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, co
                                now));
     else if (wasPlaced)  // members failed or were deleted
       mark(*g, reportNotEnoughTasks(g->conditions, gp.valid, g->minMember, now));
-  }
+  };
+  for (GangGroup* g : order)
+    if (g->phase != "Pending") allocate(g);
   for (const GangPod* p : loose)
     if (p->demand.fitsIn(free)) {
       plan.bind.push_back(p->key);
@@ -120,6 +121,7 @@ GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, co
 
   // 2. Waiting groups, in creation order: admit when minResources fit beside the unplaced admitted.
   Resources reserved;
+  std::vector<GangGroup*> admitted;
   for (const GangGroup* g : order)
     if (g->phase != "Pending" && !g->placed) reserved += g->minResources;
   for (GangGroup* g : order) {
@@ -128,6 +130,7 @@ GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, co
     if (g->minResources.fitsIn(available)) {
       reserved += g->minResources;
       mark(*g, setPhase(*g, "Inqueue"));
+      admitted.push_back(g);
     } else {
       const bool never = !g->minResources.fitsIn(capacity);
       mark(*g, reportNotEnoughResources(g->conditions,
@@ -137,6 +140,10 @@ GangPlan planGangs(const Resources& capacity, std::vector<GangGroup>& groups, co
                             now));
     }
   }
+
+  // As a Volcano session allocates right after it enqueues: a group admitted now binds its waiting
+  // pods in this pass (nothing else would ask for another pass when they exist already).
+  for (GangGroup* g : admitted) allocate(g);
 
   // 3. scheduleTimeoutSeconds: a gang still unplaced is reported; with some of it running: Unknown.
   for (GangGroup* g : order) {

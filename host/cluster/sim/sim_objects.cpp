@@ -29,7 +29,7 @@ ClusterStatus SimCluster::createPodGroup(const PodGroup& pg) {
   }
   SimGroup& g = lane.groups.try_emplace(key).first->second;
   g.pg = pg;
-  g.pg.metadata.uid = "uid-pg-" + pg.metadata.name;
+  if (g.pg.metadata.uid.empty()) g.pg.metadata.uid = "uid-pg-" + pg.metadata.name;
   g.pg.metadata.creationTimestamp = clock_.now();
   g.pg.status = {};
   g.createdAt = clock_.now();
