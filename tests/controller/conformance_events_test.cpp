@@ -473,27 +473,37 @@ TEST_F(PodEvents, PodGroupPhaseChangeIsEmptyEventOrUnknownForTheOwnerJob) {
 // syncJob reads the PodGroup as Volcano reads its lister: from the PodGroup events the controller
 // has seen (and its own create), not from the cluster. A gang the cluster cannot place stays
 // Pending there, yet an event saying Inqueue makes the next sync create the pods.
-using PodGroupLister = ControllerTest;
+class PodGroupLister : public ControllerTest {
+ protected:
+  // Submits a one-pod job the one 100m node cannot place: its PodGroup stays Pending.
+  PodGroup submitUnplaceable() {
+    cluster.nodes = 1;
+    cluster.cpu = Quantity::fromMilli(100);
+    start();
+    Job job = makeJob("job", {{"worker", 1}});
+    job.spec.tasks[0].template_.spec.containers[0].resources.requests["cpu"] = Quantity::fromMilli(500);
+    submit(job);
+    runTo(1000);
+    return *sim->getPodGroup(ns, "job-" + controller->getJob(ns, "job")->metadata.uid);
+  }
+  // Delivers a PodGroupUpdated event of `pg` in phase Inqueue and settles.
+  void sendInqueue(PodGroup pg, const std::string& oldPhase) {
+    pg.status.phase = "Inqueue";
+    ClusterEvent ev;
+    ev.type = ClusterEvent::Type::PodGroupUpdated;
+    ev.podGroup = std::make_shared<PodGroup>(pg);
+    ev.oldPodGroupPhase = oldPhase;
+    controller->listener().onClusterEvents(std::span(&ev, 1));
+    settle();
+  }
+};
+
 TEST_F(PodGroupLister, SyncReadsThePodGroupPhaseOfItsLastEvent) {
-  cluster.nodes = 1;
-  cluster.cpu = Quantity::fromMilli(100);
-  start();
-  Job job = makeJob("job", {{"worker", 1}});
-  job.spec.tasks[0].template_.spec.containers[0].resources.requests["cpu"] = Quantity::fromMilli(500);
-  submit(job);
-  runTo(1000);
-  const std::string pgName = "job-" + controller->getJob(ns, "job")->metadata.uid;
-  ASSERT_EQ(sim->podGroupPhase(ns, pgName), std::optional<std::string>("Pending"));
+  const PodGroup pg = submitUnplaceable();
+  ASSERT_EQ(pg.status.phase, "Pending");
   EXPECT_FALSE(sim->getPod(ns, "job-worker-0"));
-  PodGroup pg = *sim->getPodGroup(ns, pgName);
-  pg.status.phase = "Inqueue";
-  ClusterEvent ev;
-  ev.type = ClusterEvent::Type::PodGroupUpdated;
-  ev.podGroup = std::make_shared<PodGroup>(pg);
-  ev.oldPodGroupPhase = "Pending";
-  controller->listener().onClusterEvents(std::span(&ev, 1));
-  settle();
-  EXPECT_EQ(sim->podGroupPhase(ns, pgName), std::optional<std::string>("Pending"));
+  sendInqueue(pg, "Pending");
+  EXPECT_EQ(sim->podGroupPhase(ns, pg.metadata.name), std::optional<std::string>("Pending"));
   EXPECT_TRUE(sim->getPod(ns, "job-worker-0"));
 }
 
@@ -501,31 +511,14 @@ TEST_F(PodGroupLister, SyncReadsThePodGroupPhaseOfItsLastEvent) {
 // still be in flight. A lister would end at the new one, so the event must not make the sync
 // create pods for a PodGroup the scheduler has not admitted.
 TEST_F(PodGroupLister, AnEventOfADeletedPodGroupOfTheSameNameIsNotTheNewOnesPhase) {
-  cluster.nodes = 1;
-  cluster.cpu = Quantity::fromMilli(100);
-  start();
-  Job job = makeJob("job", {{"worker", 1}});
-  job.spec.tasks[0].template_.spec.containers[0].resources.requests["cpu"] = Quantity::fromMilli(500);
-  submit(job);
-  runTo(1000);
-  const std::string pgName = "job-" + controller->getJob(ns, "job")->metadata.uid;
-  PodGroup pg = *sim->getPodGroup(ns, pgName);
+  const PodGroup pg = submitUnplaceable();
   ASSERT_EQ(pg.status.phase, "Pending");
   ASSERT_EQ(pg.metadata.uid.size(), 36u);  // the controller's own, kept by the cluster
-  auto send = [&](const std::string& uid) {
-    PodGroup seen = pg;
-    seen.metadata.uid = uid;
-    seen.status.phase = "Inqueue";
-    ClusterEvent ev;
-    ev.type = ClusterEvent::Type::PodGroupUpdated;
-    ev.podGroup = std::make_shared<PodGroup>(seen);
-    ev.oldPodGroupPhase = "Running";
-    controller->listener().onClusterEvents(std::span(&ev, 1));
-    settle();
-  };
-  send("uid-of-the-deleted-podgroup");
+  PodGroup deleted = pg;
+  deleted.metadata.uid = "uid-of-the-deleted-podgroup";
+  sendInqueue(deleted, "Running");
   EXPECT_FALSE(sim->getPod(ns, "job-worker-0"));
-  send(pg.metadata.uid);
+  sendInqueue(pg, "Running");
   EXPECT_TRUE(sim->getPod(ns, "job-worker-0"));
 }
 
