@@ -145,6 +145,7 @@ Status JobActions::createOrUpdatePodGroup(JobEntry& entry) {
   const std::string& ns = job.metadata.namespace_;
   auto& view = entry.podGroup;
   if (!view.known) {
+    view.uid.clear();  // one found existing: its uid is not known here
     view.name = entry.uidPodGroupName();
     view.phase = backend_.podGroupPhase(ns, view.name);
     if (!view.phase && backend_.podGroupPhase(ns, job.metadata.name)) {
@@ -160,9 +161,9 @@ Status JobActions::createOrUpdatePodGroup(JobEntry& entry) {
     pg->metadata.name = name;
     pg->metadata.namespace_ = ns;
     if (pg->metadata.uid.empty()) pg->metadata.uid = newUid();
-    view.uid = pg->metadata.uid;
     ClusterStatus st = backend_.createPodGroup(*pg);
     if (!st.ok() && st.code != ClusterErrc::AlreadyExists) return Status::error(st.message);
+    view.uid = st.ok() ? pg->metadata.uid : "";  // AlreadyExists: another one, of unknown uid
     view.phase = backend_.podGroupPhase(ns, name);
     view.known = view.phase.has_value();
     entry.podGroupWrittenGeneration = static_cast<int64_t>(entry.specGeneration());

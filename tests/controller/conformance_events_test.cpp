@@ -449,13 +449,7 @@ TEST_F(PodEvents, PodGroupPhaseChangeIsEmptyEventOrUnknownForTheOwnerJob) {
   run(job);
   PodGroup pg = *sim->getPodGroup(ns, "job-" + controller->getJob(ns, "job")->metadata.uid);
   auto send = [&](const std::string& from, const std::string& to) {
-    pg.status.phase = to;
-    ClusterEvent ev;
-    ev.type = ClusterEvent::Type::PodGroupUpdated;
-    ev.podGroup = std::make_shared<PodGroup>(pg);
-    ev.oldPodGroupPhase = from;
-    controller->listener().onClusterEvents(std::span(&ev, 1));
-    settle();
+    sendPodGroupPhase(pg, from, to);
     return take();  // the PodGroup's request first, then what its handling caused
   };
   EXPECT_TRUE(send("Running", "Running").empty());  // no phase change, no request
@@ -486,23 +480,13 @@ class PodGroupLister : public ControllerTest {
     runTo(1000);
     return *sim->getPodGroup(ns, "job-" + controller->getJob(ns, "job")->metadata.uid);
   }
-  // Delivers a PodGroupUpdated event of `pg` in phase Inqueue and settles.
-  void sendInqueue(PodGroup pg, const std::string& oldPhase) {
-    pg.status.phase = "Inqueue";
-    ClusterEvent ev;
-    ev.type = ClusterEvent::Type::PodGroupUpdated;
-    ev.podGroup = std::make_shared<PodGroup>(pg);
-    ev.oldPodGroupPhase = oldPhase;
-    controller->listener().onClusterEvents(std::span(&ev, 1));
-    settle();
-  }
 };
 
 TEST_F(PodGroupLister, SyncReadsThePodGroupPhaseOfItsLastEvent) {
   const PodGroup pg = submitUnplaceable();
   ASSERT_EQ(pg.status.phase, "Pending");
   EXPECT_FALSE(sim->getPod(ns, "job-worker-0"));
-  sendInqueue(pg, "Pending");
+  sendPodGroupPhase(pg, "Pending", "Inqueue");
   EXPECT_EQ(sim->podGroupPhase(ns, pg.metadata.name), std::optional<std::string>("Pending"));
   EXPECT_TRUE(sim->getPod(ns, "job-worker-0"));
 }
@@ -516,9 +500,9 @@ TEST_F(PodGroupLister, AnEventOfADeletedPodGroupOfTheSameNameIsNotTheNewOnesPhas
   ASSERT_EQ(pg.metadata.uid.size(), 36u);  // the controller's own, kept by the cluster
   PodGroup deleted = pg;
   deleted.metadata.uid = "uid-of-the-deleted-podgroup";
-  sendInqueue(deleted, "Running");
+  sendPodGroupPhase(deleted, "Running", "Inqueue");
   EXPECT_FALSE(sim->getPod(ns, "job-worker-0"));
-  sendInqueue(pg, "Running");
+  sendPodGroupPhase(pg, "Running", "Inqueue");
   EXPECT_TRUE(sim->getPod(ns, "job-worker-0"));
 }
 
@@ -533,14 +517,7 @@ TEST_F(PodEvents, UnknownAfterAFullKillIsStaleAndOnlySyncs) {
   ASSERT_EQ(phase(), JobPhase::Running);
   ASSERT_EQ(status().version, 1);
   take();
-  PodGroup pg = *sim->getPodGroup(ns, "job-" + controller->getJob(ns, "job")->metadata.uid);
-  pg.status.phase = "Unknown";
-  ClusterEvent ev;
-  ev.type = ClusterEvent::Type::PodGroupUpdated;
-  ev.podGroup = std::make_shared<PodGroup>(pg);
-  ev.oldPodGroupPhase = "Running";
-  controller->listener().onClusterEvents(std::span(&ev, 1));
-  settle();
+  sendPodGroupPhase(*sim->getPodGroup(ns, "job-" + controller->getJob(ns, "job")->metadata.uid), "Running", "Unknown");
   auto unknown = takeEvent("Unknown");
   ASSERT_EQ(unknown.size(), 1u);
   EXPECT_EQ(unknown[0].request.jobVersion, 0);

@@ -121,6 +121,16 @@ void ControllerTest::run(const Job& job, TimeMs until) {
   take();
 }
 
+void ControllerTest::sendPodGroupPhase(PodGroup pg, const std::string& from, const std::string& to) {
+  pg.status.phase = to;
+  ClusterEvent ev;
+  ev.type = ClusterEvent::Type::PodGroupUpdated;
+  ev.podGroup = std::make_shared<PodGroup>(std::move(pg));
+  ev.oldPodGroupPhase = from;
+  controller->listener().onClusterEvents(std::span(&ev, 1));
+  settle();
+}
+
 HandledRequest ControllerTest::issue(const std::string& action, const std::string& task, const std::string& pod,
                                      const std::string& partition) {
   command(action, task, pod, partition);

@@ -59,6 +59,8 @@ class ControllerTest : public ::testing::Test {
   /// Issues a command and returns the one request it produced (a test failure if not exactly one).
   HandledRequest issue(const std::string& action, const std::string& task = "", const std::string& pod = "",
                        const std::string& partition = "");
+  /// Delivers a PodGroupUpdated event of `pg` moved from phase `from` to `to`, then settles.
+  void sendPodGroupPhase(PodGroup pg, const std::string& from, const std::string& to);
 
   PodBehaviour defaults;
   std::string ns = "default";
