@@ -84,24 +84,31 @@ Status Controller::submitJob(Job job) {
 Status Controller::updateJob(const Job& job) {
   std::string key = jobKeyOf(job.metadata.namespace_, job.metadata.name);
   Job merged;
+  bool specChanged = false;
   {
     auto entry = cache_.lockExisting(key);
     if (!entry || !entry->job) return Status::error("job " + key + " not found");
-    if (entry->job->spec == job.spec) {  // cached as Volcano's informer does, but no request
-      entry->job->metadata.labels = job.metadata.labels;
-      entry->job->metadata.annotations = job.metadata.annotations;
+    const ObjectMeta& cached = entry->job->metadata;
+    specChanged = !(entry->job->spec == job.spec);
+    if (!specChanged && cached.labels == job.metadata.labels && cached.annotations == job.metadata.annotations)
       return Status::ok();
-    }
     merged = *entry->job;
   }
   merged.spec = job.spec;
   merged.metadata.labels = job.metadata.labels;
   merged.metadata.annotations = job.metadata.annotations;
+  // Prepared again on a metadata change too: a PodGroup made later carries the job's current
+  // labels and annotations (Volcano builds it from the cached job), and plugins may read them.
   if (Status st = plugins_.prepare(merged); !st) return st;
   {
     auto entry = cache_.lockExisting(key);
     if (!entry || !entry->job || entry->job->metadata.uid != merged.metadata.uid)
       return Status::error("job " + key + " not found");
+    if (!specChanged) {  // cached as Volcano's informer does, but no request
+      entry->job->metadata.labels = std::move(merged.metadata.labels);
+      entry->job->metadata.annotations = std::move(merged.metadata.annotations);
+      return Status::ok();
+    }
     merged.status = entry->job->status;
     entry->setJob(std::move(merged));
   }

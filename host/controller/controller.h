@@ -66,7 +66,8 @@ class Controller final : private ClusterListener {
   /// UID and creation timestamp when empty. Fails when the job exists or prepare() fails.
   Status submitJob(Job job);
   /// Job updated: a spec change is cached (plugins re-prepared) and enqueues OutOfSync; a change
-  /// of labels or annotations only is cached without a request.
+  /// of labels or annotations only is cached (plugins re-prepared, so a PodGroup created later
+  /// carries them) without a request. Fails, leaving the job as it was, when prepare() fails.
   Status updateJob(const Job& job);
   /// Job deleted: the job leaves the cache (its pods' records stay until their deletions are
   /// seen), delayed actions and TTL are cancelled and the backend collects what it owned.

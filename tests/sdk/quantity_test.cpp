@@ -78,5 +78,13 @@ TEST(Quantity, Arithmetic) {
   EXPECT_EQ(*Quantity::parse("1000m"), *Quantity::parse("1"));
 }
 
+TEST(Quantity, AZeroTakesTheFormatOfWhatIsAddedLikeGosAdd) {
+  Quantity total = *Quantity::parse("0");
+  total += *Quantity::parse("1Ki");
+  total += *Quantity::parse("1Ki");
+  EXPECT_EQ(total.toString(), "2Ki");
+  EXPECT_EQ((*Quantity::parse("1024") + *Quantity::parse("1Ki")).toString(), "2048");  // a non-zero keeps its own
+}
+
 }  // namespace
 }  // namespace jobhost

@@ -119,5 +119,15 @@ TEST(MinResources, QuantityArithmeticKeepsUnits) {
   EXPECT_EQ(r.at("count/pods").toString(), "3");
 }
 
+// quotav1.Add adds pod by pod with resource.Quantity.Add, where a zero total takes the format of
+// the next quantity: a higher-priority task's "0" memory does not turn 1Gi into bytes.
+TEST(MinResources, AZeroTotalTakesTheFormatOfTheNextTasksQuantity) {
+  Job j = fixtures::job("j", {taskWith("a", 1, std::nullopt, resources({{"memory", "1Gi"}})),
+                              taskWith("b", 2, std::nullopt, resources({{"memory", "0"}}), "high")});
+  const ResourceList r = calcPGMinResources(j, kPriorities);
+  EXPECT_EQ(r.at("memory").toString(), "1Gi");
+  EXPECT_EQ(r.at("requests.memory").toString(), "1Gi");
+}
+
 }  // namespace
 }  // namespace jobhost

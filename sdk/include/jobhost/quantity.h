@@ -37,7 +37,9 @@ class Quantity {
   /// Canonical Kubernetes form in this quantity's format: "500m", "2Gi", "1500M", "3".
   std::string toString() const;
 
+  /// As resource.Quantity.Add: a zero takes the format of what is added to it.
   Quantity& operator+=(const Quantity& other) {
+    if (milli_ == 0) format_ = other.format_;
     milli_ += other.milli_;
     return *this;
   }
