@@ -9,30 +9,20 @@
 #include "host/controller/virtual_clock.h"
 #include "host/plugin/plugin_job_plugins.h"
 #include "host/plugin/registry.h"
+#include "tests/workload/job_fixtures.h"
 
 namespace jobhost {
 namespace {
 
+/// Two workers of one container, with svc and coscheduling, labelled and annotated.
 Job twoWorkers() {
-  Job job;
-  job.metadata.name = "train";
+  Job job = fixtures::job("train", {fixtures::task("worker", 2)});
   job.metadata.namespace_ = "team";
+  job.metadata.uid.clear();  // the controller gives it one
   job.metadata.labels["team"] = "vision";
   job.metadata.annotations["owner"] = "ana";
-  job.spec.queue = "default";
-  job.spec.schedulerName = "volcano";
-  job.spec.minAvailable = 2;
-  job.spec.maxRetry = 3;
   job.spec.plugins = {{"svc", {}}, {"coscheduling", {}}};
-  TaskSpec task;
-  task.name = "worker";
-  task.replicas = 2;
-  Container c;
-  c.name = "main";
-  c.image = "busybox";
-  task.template_.spec.containers.push_back(c);
-  task.template_.spec.restartPolicy = "Never";
-  job.spec.tasks.push_back(task);
+  job.spec.tasks[0].template_.spec.restartPolicy = "Never";
   return job;
 }
 
