@@ -130,6 +130,7 @@ void validatePodSpec(const PodSpec& spec, FieldErrs& out) {
   if (!spec.priorityClassName.empty())
     invalidEach(out, "template.spec.priorityClassName", value(spec.priorityClassName),
                 isDNS1123Subdomain(spec.priorityClassName));
+  validateOverhead(spec, "template.spec.overhead", out);
 }
 
 }  // namespace

@@ -6,9 +6,8 @@
 #include <set>
 
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
+#include "host/workload/json_quantity.h"
 #include "host/workload/k8s_names.h"
 #include "host/workload/resource_names.h"
 #include "host/workload/resources.h"
@@ -48,21 +47,8 @@ void validateHugePageValue(const std::string& name, const Quantity& q, const std
     out.push_back(invalid(path, value(q.toString()), q.toString() + " is not positive integer multiple of " + name));
 }
 
-std::optional<Quantity> quantityOf(const JsonValue& v) {
-  if (v.IsString()) return Quantity::parse({v.GetString(), v.GetStringLength()});
-  if (!v.IsNumber()) return std::nullopt;
-  rapidjson::StringBuffer text;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(text);
-  v.Accept(writer);
-  return Quantity::parse({text.GetString(), text.GetSize()});
-}
-
-ResourceList resourceListOf(const JsonValue& object, const char* member) {
-  ResourceList out;
-  if (!object.HasMember(member) || !object[member].IsObject()) return out;
-  for (const auto& m : object[member].GetObject())
-    if (auto q = quantityOf(m.value)) out.emplace(std::string(m.name.GetString(), m.name.GetStringLength()), *q);
-  return out;
+ResourceList memberList(const JsonValue& object, const char* member) {
+  return object.HasMember(member) ? jsonResourceList(object[member]) : ResourceList{};
 }
 
 std::string stringMember(const JsonValue& object, const char* member) {
@@ -73,14 +59,10 @@ std::string stringMember(const JsonValue& object, const char* member) {
 // The names of spec.resourceClaims (unmodelled, kept as JSON), sorted like sets.List.
 std::set<std::string> podClaimNames(const PodSpec& spec) {
   std::set<std::string> names;
-  for (const auto& [field, json] : spec.unknown) {
-    if (field != "resourceClaims") continue;
-    rapidjson::Document doc;
-    doc.Parse(json.c_str());
-    if (doc.HasParseError() || !doc.IsArray()) continue;
-    for (const auto& claim : doc.GetArray())
-      if (auto name = stringMember(claim, "name"); !name.empty()) names.insert(name);
-  }
+  const auto doc = unknownFieldJson(spec.unknown, "resourceClaims");
+  if (!doc || !doc->IsArray()) return names;
+  for (const auto& claim : doc->GetArray())
+    if (auto name = stringMember(claim, "name"); !name.empty()) names.insert(name);
   return names;
 }
 
@@ -126,7 +108,7 @@ void validateClaimNames(const JsonValue& claims, const std::set<std::string>& po
 void validateConsistency(const PodSpec& spec, const ResourceRequirements& pod, const std::string& path,
                          FieldErrs& out) {
   const std::string reqPath = child(path, "requests");
-  for (const auto& [name, aggregate] : podRequests(spec, LimitDefaulting::Skip)) {
+  for (const auto& [name, aggregate] : aggregateContainerRequests(spec, LimitDefaulting::Skip)) {
     auto it = pod.requests.find(name);
     const Quantity requested = it == pod.requests.end() ? Quantity() : it->second;
     if (aggregate > requested)
@@ -196,21 +178,23 @@ void validateResourceRequirements(const ResourceRequirements& r, ResourceNameChe
 }
 
 void validatePodResources(const PodSpec& spec, const std::string& path, FieldErrs& out) {
-  for (const auto& [field, json] : spec.unknown) {
-    if (field != "resources") continue;
-    rapidjson::Document doc;
-    doc.Parse(json.c_str());
-    if (doc.HasParseError() || !doc.IsObject()) return;  // null: no pod-level resources
-    ResourceRequirements pod;
-    pod.requests = resourceListOf(doc, "requests");
-    pod.limits = resourceListOf(doc, "limits");
-    const bool hasClaims = doc.HasMember("claims") && !doc["claims"].IsNull();
-    if (hasClaims) out.push_back(forbidden(child(path, "claims"), "claims cannot be set for Resources at pod-level"));
-    validateResourceRequirements(pod, validatePodResourceName, path, out);
-    if (hasClaims) validateClaimNames(doc["claims"], podClaimNames(spec), child(path, "claims"), out);
-    validateConsistency(spec, pod, path, out);
-    return;
-  }
+  const auto json = unknownFieldJson(spec.unknown, "resources");
+  if (!json || !json->IsObject()) return;  // absent or null: no pod-level resources
+  const rapidjson::Document& doc = *json;
+  ResourceRequirements pod;
+  pod.requests = memberList(doc, "requests");
+  pod.limits = memberList(doc, "limits");
+  const bool hasClaims = doc.HasMember("claims") && !doc["claims"].IsNull();
+  if (hasClaims) out.push_back(forbidden(child(path, "claims"), "claims cannot be set for Resources at pod-level"));
+  validateResourceRequirements(pod, validatePodResourceName, path, out);
+  if (hasClaims) validateClaimNames(doc["claims"], podClaimNames(spec), child(path, "claims"), out);
+  validateConsistency(spec, pod, path, out);
+}
+
+void validateOverhead(const PodSpec& spec, const std::string& path, FieldErrs& out) {
+  ResourceRequirements asLimits;
+  asLimits.limits = podOverhead(spec);
+  validateResourceRequirements(asLimits, validateContainerResourceName, path, out);
 }
 
 }  // namespace jobhost::k8s

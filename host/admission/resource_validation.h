@@ -1,5 +1,5 @@
-// Kubernetes' resource-requirement rules (validateResourceRequirements), shared by containers and
-// by pod-level resources (template.spec.resources, the PodLevelResources feature, on by default).
+// Kubernetes' resource-requirement rules (validateResourceRequirements), shared by containers, by
+// pod-level resources (template.spec.resources, PodLevelResources, on by default) and overhead.
 #pragma once
 
 #include <string>
@@ -35,5 +35,10 @@ void validateResourceRequirements(const ResourceRequirements& r, ResourceNameChe
 /// sidecars summed, max with each init container) at most the pod request (a missing one is 0),
 /// and each regular container's limit at most the pod limit of the same resource.
 void validatePodResources(const PodSpec& spec, const std::string& path, FieldErrs& out);
+
+/// validateOverhead for a template's spec.overhead (unmodelled, kept as JSON): the requirement
+/// rules with container resource names, the overhead taken as limits, at `path`
+/// ("template.spec.overhead", so errors name "template.spec.overhead.limits[cpu]" as Kubernetes').
+void validateOverhead(const PodSpec& spec, const std::string& path, FieldErrs& out);
 
 }  // namespace jobhost::k8s

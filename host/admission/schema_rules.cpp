@@ -10,6 +10,7 @@
 #include "host/admission/go_text.h"
 #include "host/admission/pod_field_names.h"
 #include "host/admission/policy_validation.h"
+#include "host/workload/json_quantity.h"
 #include "host/workload/k8s_names.h"
 
 namespace jobhost {
@@ -17,6 +18,8 @@ namespace {
 
 constexpr std::string_view kSubdomainPattern = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
 constexpr std::string_view kLabelPattern = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$";
+constexpr std::string_view kQuantityPattern =
+    "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$";
 
 // The CRD's OpenAPI schema (part of the API server's 422 Invalid answer) and the VAP.
 void crd(Findings& f, const std::string& field, std::string message) {
@@ -35,6 +38,38 @@ void atLeastOne(Findings& f, const std::string& field, int32_t v) {
 
 std::string patternError(const std::string& field, const std::string& v, std::string_view pattern) {
   return "Invalid value: " + k8s::value(v) + ": " + field + " in body should match '" + std::string(pattern) + "'";
+}
+
+// The OpenAPI type of a JSON value as the API server names it.
+std::string jsonTypeName(const rapidjson::Value& v) {
+  if (v.IsObject()) return "object";
+  if (v.IsArray()) return "array";
+  if (v.IsString()) return "string";
+  if (v.IsBool()) return "boolean";
+  if (v.IsNull()) return "null";
+  return v.IsInt64() || v.IsUint64() ? "integer" : "number";
+}
+
+std::string typeError(const std::string& field, const rapidjson::Value& v, std::string_view types) {
+  const std::string got = k8s::value(jsonTypeName(v));
+  return "Invalid value: " + got + ": " + field + " in body must be of type " + std::string(types) + ": " + got;
+}
+
+// spec.overhead (kept as JSON): the CRD types it as a map of int-or-string quantities.
+void overheadValues(Findings& f, const PodSpec& spec, const std::string& prefix) {
+  const auto json = unknownFieldJson(spec.unknown, "overhead");
+  if (!json || json->IsNull()) return;
+  const std::string field = prefix + ".overhead";
+  if (!json->IsObject()) return crd(f, field, typeError(field, *json, "object"));
+  for (const auto& m : json->GetObject()) {
+    const std::string at = field + "." + std::string(m.name.GetString(), m.name.GetStringLength());
+    if (m.value.IsString()) {
+      if (!jsonQuantity(m.value))
+        crd(f, at, patternError(at, {m.value.GetString(), m.value.GetStringLength()}, kQuantityPattern));
+    } else if (!m.value.IsInt64() && !m.value.IsUint64()) {
+      crd(f, at, typeError(at, m.value, "integer,string"));
+    }
+  }
 }
 
 // The VAP's "invalid policy action" on job-level policies, for the ones the webhook never checks:
@@ -113,6 +148,7 @@ void checkSchemaRules(const Job& job, Findings& f) {
     const std::string at = "spec.tasks[" + std::to_string(i) + "].";
     unknownFields(f, t.unknown, "spec.tasks[" + std::to_string(i) + "]");
     undeclaredTemplateFields(f, t.template_.spec, at + "template.spec");
+    overheadValues(f, t.template_.spec, at + "template.spec");
     if (t.replicas < 0) vap(f, at + "replicas", "'replicas' < 0 in task");
     if (t.minAvailable && *t.minAvailable < 0) vap(f, at + "minAvailable", "'minAvailable' < 0 in task");
     if (!k8s::isDNS1123Label(t.name).empty())  // CEL format.dns1123Label(): length included

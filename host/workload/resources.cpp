@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "host/workload/json_quantity.h"
 #include "host/workload/resource_names.h"
 
 namespace jobhost {
@@ -67,11 +68,27 @@ bool isRestartableInitContainer(const Container& container) {
   return false;
 }
 
-ResourceList podRequests(const PodSpec& spec, LimitDefaulting defaulting) {
+ResourceList podOverhead(const PodSpec& spec) {
+  auto json = unknownFieldJson(spec.unknown, "overhead");
+  return json ? jsonResourceList(*json) : ResourceList{};
+}
+
+ResourceList aggregateContainerRequests(const PodSpec& spec, LimitDefaulting defaulting) {
   return aggregate(spec, defaulting == LimitDefaulting::Apply ? requestsAsPod : requestsAsWritten);
 }
 
-ResourceList podLimits(const PodSpec& spec) { return aggregate(spec, limitsOf); }
+ResourceList podRequests(const PodSpec& spec, LimitDefaulting defaulting) {
+  ResourceList requests = aggregateContainerRequests(spec, defaulting);
+  addResources(requests, podOverhead(spec));
+  return requests;
+}
+
+ResourceList podLimits(const PodSpec& spec) {
+  ResourceList limits = aggregate(spec, limitsOf);
+  for (const auto& [name, q] : podOverhead(spec))  // only onto resources that have a limit
+    if (auto it = limits.find(name); it != limits.end()) it->second += q;
+  return limits;
+}
 
 ResourceList podQuotaUsage(const PodSpec& spec) {
   const ResourceList requests = podRequests(spec, LimitDefaulting::Skip);

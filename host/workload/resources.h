@@ -17,17 +17,27 @@ enum class LimitDefaulting {
   Skip,
 };
 
-/// Effective requests of one pod (k8s.io/component-helpers resource.PodRequests): the sum over
-/// containers, then per resource the max with each init container's need, where restartable init
-/// containers (restartPolicy: Always, kept in Container::unknown) run alongside and add up. Pod-level
-/// resources and overhead are not modelled. Pure; any thread.
+/// The pod's spec.overhead (set by RuntimeClass admission; unmodelled, kept in PodSpec::unknown as
+/// JSON). Entries that are not quantities are left out: admission refuses them. Pure; any thread.
+ResourceList podOverhead(const PodSpec& spec);
+
+/// k8s.io/component-helpers resource.AggregateContainerRequests: the sum over containers, then per
+/// resource the max with each init container's need, where restartable init containers
+/// (restartPolicy: Always, kept in Container::unknown) run alongside and add up. Pure; any thread.
+ResourceList aggregateContainerRequests(const PodSpec& spec, LimitDefaulting defaulting = LimitDefaulting::Apply);
+
+/// Effective requests of one pod (resource.PodRequests): aggregateContainerRequests plus the
+/// overhead, whose resources are added (inserted where the containers request none). Pod-level
+/// resources (template.spec.resources) are not counted.
 ResourceList podRequests(const PodSpec& spec, LimitDefaulting defaulting = LimitDefaulting::Apply);
 
-/// Effective limits of one pod (resource.PodLimits), same aggregation as podRequests.
+/// Effective limits of one pod (resource.PodLimits): the same aggregation of limits, plus the
+/// overhead on each resource that has a limit.
 ResourceList podLimits(const PodSpec& spec);
 
 /// Kubernetes' quota usage of one non-terminal pod (quota/v1/evaluator/core PodUsageFunc) as Volcano
-/// reads it (pkg/controllers/util GetPodQuotaUsage), requests taken as written (template semantics):
+/// reads it (pkg/controllers/util GetPodQuotaUsage), from podRequests (requests as written: template
+/// semantics) and podLimits, so the overhead counts:
 ///   count/pods=1, pods=1;
 ///   cpu and requests.cpu, memory and requests.memory, ephemeral-storage and
 ///   requests.ephemeral-storage, each when requested;

@@ -119,6 +119,18 @@ TEST(MinResources, QuantityArithmeticKeepsUnits) {
   EXPECT_EQ(r.at("count/pods").toString(), "3");
 }
 
+// Each pod's quota usage includes the template's overhead (Kubernetes' PodUsageFunc).
+TEST(MinResources, OverheadCountsForEveryPod) {
+  TaskSpec t = taskWith("a", 2, std::nullopt, resources({{"cpu", "100m"}}));
+  t.template_.spec.containers[0].resources.limits = resources({{"cpu", "200m"}});
+  t.template_.spec.unknown = {{"overhead", R"({"cpu":"250m","memory":"120Mi"})"}};
+  const ResourceList r = calcPGMinResources(fixtures::job("j", {t}), kPriorities);
+  EXPECT_EQ(r.at("cpu").toString(), "700m");
+  EXPECT_EQ(r.at("requests.memory").toString(), "240Mi");
+  EXPECT_EQ(r.at("limits.cpu").toString(), "900m");
+  EXPECT_EQ(r.count("limits.memory"), 0u);
+}
+
 // quotav1.Add adds pod by pod with resource.Quantity.Add, where a zero total takes the format of
 // the next quantity: a higher-priority task's "0" memory does not turn 1Gi into bytes.
 TEST(MinResources, AZeroTotalTakesTheFormatOfTheNextTasksQuantity) {

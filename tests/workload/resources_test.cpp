@@ -58,6 +58,23 @@ TEST(PodRequests, LimitsDefaultRequestsOnlyAsAPod) {
   EXPECT_EQ(podLimits(spec), resources({{"cpu", "2"}, {"memory", "4Gi"}}));
 }
 
+// resource.PodRequests adds spec.overhead (inserting resources no container requests);
+// resource.PodLimits adds it only to resources that have a limit.
+TEST(PodRequests, OverheadAddsToRequestsAndToLimitsThatExist) {
+  PodSpec spec;
+  spec.containers = {withRequests("a", resources({{"cpu", "100m"}}), resources({{"cpu", "200m"}}))};
+  spec.unknown = {{"overhead", R"({"cpu":"250m","memory":"120Mi"})"}};
+  EXPECT_EQ(podOverhead(spec), resources({{"cpu", "250m"}, {"memory", "120Mi"}}));
+  EXPECT_EQ(podRequests(spec), resources({{"cpu", "350m"}, {"memory", "120Mi"}}));
+  EXPECT_EQ(aggregateContainerRequests(spec), resources({{"cpu", "100m"}}));
+  EXPECT_EQ(podLimits(spec), resources({{"cpu", "450m"}}));
+  EXPECT_EQ(podQuotaUsage(spec), resources({{"count/pods", "1"}, {"cpu", "350m"}, {"limits.cpu", "450m"},
+                                            {"memory", "120Mi"}, {"pods", "1"}, {"requests.cpu", "350m"},
+                                            {"requests.memory", "120Mi"}}));
+  spec.unknown = {{"overhead", "null"}};
+  EXPECT_EQ(podRequests(spec), resources({{"cpu", "100m"}}));
+}
+
 TEST(PodQuotaUsage, CpuRequestGivesCpuRequestsCpuPodsCountPods) {
   PodSpec spec;
   spec.containers = {withRequests("a", resources({{"cpu", "100m"}}))};
