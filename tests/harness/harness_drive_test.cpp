@@ -30,8 +30,9 @@ spec:
   ASSERT_EQ(s.errors.size(), 1u);
   EXPECT_EQ(s.errors[0].field, "spec.maxRetry");
   EXPECT_EQ(s.errors[0].message, "'maxRetry' cannot be less than zero");
-  EXPECT_EQ(s.warnings, Strings{"spec.plugins.env: plugin env: flag provided but not defined: -nope (ignored as on "
-                                "Volcano: it and any flag after it that was not parsed keep their defaults)"});
+  EXPECT_EQ(s.warnings, Strings{"spec.plugins.env: plugin env: flag provided but not defined: -nope (ignored as on Volcano: flags before it apply, flags after it keep "
+                                "their defaults, and a value that does not parse is set as Go sets it: "
+                                "0, false or the bound it passed)"});
 }
 
 TEST_F(HarnessDrive, PodsCarryThePluginsEnvVolumesMountsAndLabels) {

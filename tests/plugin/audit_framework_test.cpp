@@ -126,8 +126,9 @@ TEST(AuditValidation, EveryPluginRunsAndFindingsFollowConfigOrder) {
   EXPECT_EQ(out.errors[1].message,
             "plugin \"throwing\" failed in Validation: Validate threw an exception: fixture failure in validate");
   EXPECT_EQ(out.warnings,
-            (Strings{"spec.plugins.env: plugin env: flag provided but not defined: -nope (ignored as on Volcano: it "
-                     "and any flag after it that was not parsed keep their defaults)"}));
+            (Strings{"spec.plugins.env: plugin env: flag provided but not defined: -nope (ignored as on Volcano: flags before it apply, flags after it keep "
+                     "their defaults, and a value that does not parse is set as Go sets it: "
+                     "0, false or the bound it passed)"}));
 
   auto reversed = Registry::load(configFrom(R"({"plugins":[{"name":"throwing"},{"name":"faulty"}],
                                                 "extensionPoints":{"status":{"disabled":["*"]}}})"));

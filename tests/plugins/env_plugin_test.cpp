@@ -104,8 +104,9 @@ TEST_F(EnvPluginTest, AnyFlagIsAnAdmissionWarningNamingPluginAndFlag) {
   ASSERT_TRUE(plugin_->validation()->validate(job_, nullptr, {"--foo=1"}, out));
   EXPECT_TRUE(out.errors.empty());
   EXPECT_EQ(out.warnings, std::vector<std::string>{"spec.plugins.env: plugin env: flag provided but not defined: -foo"
-                                                   " (ignored as on Volcano: it and any flag after it that was not "
-                                                   "parsed keep their defaults)"});
+                                                   " (ignored as on Volcano: flags before it apply, flags after it keep "
+                                                   "their defaults, and a value that does not parse is set as Go sets it: "
+                                                   "0, false or the bound it passed)"});
 
   ValidationResult clean;
   ASSERT_TRUE(plugin_->validation()->validate(job_, nullptr, {}, clean));

@@ -136,8 +136,9 @@ TEST(PluginFlagRules, UnknownFlagsAndBadValuesAreAdmissionWarningsNamingPluginAn
     EXPECT_TRUE(s.admitted);
     EXPECT_TRUE(s.errors.empty());
     EXPECT_EQ(s.warnings, Strings{c.field + ": " + c.message +
-                                  " (ignored as on Volcano: it and any flag after it that was not "
-                                  "parsed keep their defaults)"});
+                                  " (ignored as on Volcano: flags before it apply, flags after it keep "
+                                  "their defaults, and a value that does not parse is set as Go sets it: "
+                                  "0, false or the bound it passed)"});
   }
   // The flags after `--`, or after the first non-flag argument, are not parsed, as in Go.
   const Submission afterNonFlag = h.admit(jobWith("{env: [\"--\", \"--x\"], svc: [\"later\", \"--bogus\"]}"));
@@ -154,7 +155,8 @@ TEST(PluginFlagRules, AJobWithAnUnknownFlagRunsWithTheFlagsBeforeIt) {
       h.submit(jobWith("{svc: [\"--publish-not-ready-addresses\", \"--bogus\", \"--disable-network-policy\"]}"));
   ASSERT_TRUE(s) << s.error;
   EXPECT_EQ(s.warnings, Strings{"spec.plugins.svc: plugin svc: flag provided but not defined: -bogus (ignored as on "
-                                "Volcano: it and any flag after it that was not parsed keep their defaults)"});
+                                "Volcano: flags before it apply, flags after it keep their defaults, and a value that does "
+                                "not parse is set as Go sets it: 0, false or the bound it passed)"});
   EXPECT_TRUE(h.service("flags").spec.publishNotReadyAddresses);
   EXPECT_EQ(h.resources().networkPolicies.size(), 1u);  // --disable-network-policy came after -bogus
 }

@@ -133,8 +133,9 @@ TEST_F(HcclrankPluginTest, AnUnknownFlagIsAnAdmissionWarningNamingPluginAndFlag)
   ASSERT_TRUE(h_.plugin("hcclrank").validation()->validate(job_, nullptr, {"--rank=1"}, out));
   EXPECT_TRUE(out.errors.empty());
   EXPECT_EQ(out.warnings, Strings{"spec.plugins.hcclrank: plugin hcclrank: flag provided but not defined: -rank"
-                                  " (ignored as on Volcano: it and any flag after it that was not parsed keep "
-                                  "their defaults)"});
+                                  " (ignored as on Volcano: flags before it apply, flags after it keep "
+                                  "their defaults, and a value that does not parse is set as Go sets it: "
+                                  "0, false or the bound it passed)"});
 }
 
 // End to end through the production loader and the sim cluster, after torch (config order): a

@@ -267,8 +267,9 @@ TEST_F(MpiPluginTest, BadFlagsAreAdmissionWarningsNamingPluginAndFlag) {
   const ValidationResult slots = validate({"--slots=0"});
   EXPECT_TRUE(slots.errors.empty());
   EXPECT_EQ(slots.warnings, std::vector<std::string>{"spec.plugins.mpi: plugin mpi: invalid value \"0\" for flag -slots: "
-                                                     "must be >= 1 (ignored as on Volcano: it and any flag after it "
-                                                     "that was not parsed keep their defaults)"});
+                                                     "must be >= 1 (ignored as on Volcano: flags before it apply, flags after it keep "
+                                                     "their defaults, and a value that does not parse is set as Go sets it: "
+                                                     "0, false or the bound it passed)"});
   const ValidationResult port = validate({"-port=ssh"});
   EXPECT_TRUE(port.errors.empty());
   ASSERT_EQ(port.warnings.size(), 1u);

@@ -198,8 +198,9 @@ TEST_F(RayPluginTest, OnJobAddIsIdempotentAndOnJobDeleteUndoesIt) {
 TEST_F(RayPluginTest, AnUnknownFlagIsAnAdmissionWarningAndTheFlagsBeforeItApply) {
   const Submission s = h_.submit(rayJob("[--port=7000, --bogus, --dashboardPort=1]"));
   ASSERT_TRUE(s);
-  EXPECT_EQ(s.warnings, Strings{"spec.plugins.ray: plugin ray: flag provided but not defined: -bogus (ignored as on "
-                                "Volcano: it and any flag after it that was not parsed keep their defaults)"});
+  EXPECT_EQ(s.warnings, Strings{"spec.plugins.ray: plugin ray: flag provided but not defined: -bogus (ignored as on Volcano: flags before it apply, flags after it keep "
+                                "their defaults, and a value that does not parse is set as Go sets it: "
+                                "0, false or the bound it passed)"});
   EXPECT_EQ(portsOf(h_.pod("ray-cluster-head-0"), "head"), (Strings{"gcs=7000", "dashboard=8265", "client-server=10001"}));
 }
 

@@ -236,8 +236,9 @@ TEST_F(TensorflowPlugin, UnknownFlagIsAnAdmissionWarning) {
   EXPECT_TRUE(s.admitted);
   EXPECT_TRUE(s.errors.empty());
   EXPECT_EQ(s.warnings, std::vector<std::string>{"spec.plugins.tensorflow: plugin tensorflow: flag provided but not "
-                                                 "defined: -learning-rate (ignored as on Volcano: it and any flag "
-                                                 "after it that was not parsed keep their defaults)"});
+                                                 "defined: -learning-rate (ignored as on Volcano: flags before it apply, flags after it keep "
+                                                 "their defaults, and a value that does not parse is set as Go sets it: "
+                                                 "0, false or the bound it passed)"});
 }
 
 // As on Volcano, the job runs: the flags before the unknown one apply, the ones after it do not.

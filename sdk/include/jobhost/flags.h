@@ -48,11 +48,13 @@ class FlagSet {
 };
 
 /// The admission warning for a job's flag that failed to parse or has a bad value. Volcano logs
-/// such a flag and runs the plugin with the flags parsed before it (the rest keep their defaults),
-/// and so do the hooks here; Validation reports it as a warning so the job is still admitted.
+/// such a flag and runs the plugin with the flags parsed before it (a value that does not parse is
+/// stored as Go stores it, later flags keep their defaults), and so do the hooks here; Validation
+/// reports it as a warning so the job is still admitted.
 inline std::string ignoredFlagWarning(std::string_view field, const Status& parseError) {
   return std::string(field) + ": " + parseError.message() +
-         " (ignored as on Volcano: it and any flag after it that was not parsed keep their defaults)";
+         " (ignored as on Volcano: flags before it apply, flags after it keep their defaults, and a value that "
+         "does not parse is set as Go sets it: 0, false or the bound it passed)";
 }
 
 }  // namespace jobhost
