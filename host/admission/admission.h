@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "host/config/config.h"
+#include "host/spec/schema_finding.h"
 #include "jobhost/extension_points.h"
 #include "jobhost/job.h"
 
@@ -71,6 +72,11 @@ struct AdmissionConfig {
 /// TaskSpec); then this host's pods-per-job limit; then every Validation plugin (all run; exceptions
 /// become errors). Never throws.
 AdmissionResult validateJobCreate(const Job& job, const AdmissionConfig& config);
+
+/// CREATE admission of a job whose decoding found SchemaFindings: the API server refuses it for them
+/// before the webhook, the VAP and the rest of the schema see a job with those fields unset, so they
+/// alone are reported (undeclared keys at strict field validation, wrong types as 422 Invalid causes).
+AdmissionResult refuseBySchema(const std::vector<SchemaFinding>& findings);
 
 /// UPDATE admission of `newJob` replacing `oldJob`: Volcano's eight update errors (message = the
 /// first), the "may not change fields other than ..." comparison after neutralising minAvailable,

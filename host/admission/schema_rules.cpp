@@ -10,6 +10,7 @@
 #include "host/admission/go_text.h"
 #include "host/admission/pod_field_names.h"
 #include "host/admission/policy_validation.h"
+#include "host/spec/schema_finding.h"
 #include "host/workload/json_quantity.h"
 #include "host/workload/k8s_names.h"
 
@@ -40,34 +41,19 @@ std::string patternError(const std::string& field, const std::string& v, std::st
   return "Invalid value: " + k8s::value(v) + ": " + field + " in body should match '" + std::string(pattern) + "'";
 }
 
-// The OpenAPI type of a JSON value as the API server names it.
-std::string jsonTypeName(const rapidjson::Value& v) {
-  if (v.IsObject()) return "object";
-  if (v.IsArray()) return "array";
-  if (v.IsString()) return "string";
-  if (v.IsBool()) return "boolean";
-  if (v.IsNull()) return "null";
-  return v.IsInt64() || v.IsUint64() ? "integer" : "number";
-}
-
-std::string typeError(const std::string& field, const rapidjson::Value& v, std::string_view types) {
-  const std::string got = k8s::value(jsonTypeName(v));
-  return "Invalid value: " + got + ": " + field + " in body must be of type " + std::string(types) + ": " + got;
-}
-
 // spec.overhead (kept as JSON): the CRD types it as a map of int-or-string quantities.
 void overheadValues(Findings& f, const PodSpec& spec, const std::string& prefix) {
   const auto json = unknownFieldJson(spec.unknown, "overhead");
   if (!json || json->IsNull()) return;
   const std::string field = prefix + ".overhead";
-  if (!json->IsObject()) return crd(f, field, typeError(field, *json, "object"));
+  if (!json->IsObject()) return crd(f, field, schemaTypeError(field, *json, "object"));
   for (const auto& m : json->GetObject()) {
     const std::string at = field + "." + std::string(m.name.GetString(), m.name.GetStringLength());
     if (m.value.IsString()) {
       if (!jsonQuantity(m.value))
         crd(f, at, patternError(at, {m.value.GetString(), m.value.GetStringLength()}, kQuantityPattern));
     } else if (!m.value.IsInt64() && !m.value.IsUint64()) {
-      crd(f, at, typeError(at, m.value, "integer,string"));
+      crd(f, at, schemaTypeError(at, m.value, "integer,string"));
     }
   }
 }
@@ -87,10 +73,6 @@ void exitCodePolicyActions(Findings& f, const std::vector<LifecyclePolicy>& poli
 
 // Keys the decoder kept because the Job model does not name them. The Job CRD declares every field
 // of Job, JobSpec and TaskSpec, so these are refused by strict field validation.
-void unknownField(Findings& f, const std::string& field) {
-  f.apiServer(ApiServerStage::FieldValidation, field, "unknown field " + gotext::quote(field));
-}
-
 void unknownFields(Findings& f, const UnknownFields& unknown, const std::string& prefix) {
   for (const auto& [key, json] : unknown) {
     (void)json;
@@ -134,6 +116,10 @@ void subdomainField(Findings& f, const std::string& field, const std::string& v)
 }
 
 }  // namespace
+
+void unknownField(Findings& f, const std::string& field) {
+  f.apiServer(ApiServerStage::FieldValidation, field, "unknown field " + gotext::quote(field));
+}
 
 void checkSchemaRules(const Job& job, Findings& f) {
   const JobSpec& spec = job.spec;

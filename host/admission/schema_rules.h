@@ -18,4 +18,7 @@ namespace jobhost {
 /// validation, the CRD rules as the 422 Invalid answer's causes, the VAP's after both.
 void checkSchemaRules(const Job& job, Findings& findings);
 
+/// Strict field validation's `unknown field "<field>"`.
+void unknownField(Findings& f, const std::string& field);
+
 }  // namespace jobhost

@@ -139,4 +139,15 @@ AdmissionResult validateJobCreate(const Job& job, const AdmissionConfig& config)
   }
 }
 
+AdmissionResult refuseBySchema(const std::vector<SchemaFinding>& findings) {
+  Findings f;
+  for (const auto& e : findings) {
+    if (e.undeclared)
+      unknownField(f, e.field);
+    else
+      f.apiServer(ApiServerStage::ObjectValidation, e.field, e.message);
+  }
+  return f.finish();
+}
+
 }  // namespace jobhost

@@ -67,20 +67,22 @@ Expected<Declared> readDeclared(AdmissionConfig& admission, const std::vector<Ot
 
 /// Names the job as the API server does on create (metadata.generateName, with a note), then runs
 /// admission. The API server's naming errors reject the job and come first, as the first causes of
-/// its 422 Invalid answer; admission's findings follow when there is a name to admit (on a cluster
-/// the webhook would not run at all).
+/// its 422 Invalid answer; then the spec's schema findings (wrong types, undeclared keys), which
+/// alone stand for admission since nothing after the API server's checks would see the job; else
+/// admission's findings when there is a name to admit (on a cluster the webhook would not run at all).
 AdmissionResult admitNamed(JobDocument& doc, const AdmissionConfig& admission, std::ostream& notes) {
   ObjectMeta& meta = doc.job.metadata;
   const std::string generateName = stringAt(doc.source.doc, {"metadata", "generateName"});
   const bool generating = meta.name.empty() && !generateName.empty();
   auto namingErrors = nameOnCreate(meta, generateName);
   AdmissionResult result;
-  if (!meta.name.empty()) {
-    if (generating && namingErrors.empty())
-      notes << doc.source.where("metadata.generateName") << ": note: the job is named \"" << meta.name
-            << "\" from metadata.generateName, as the API server names it on create\n";
+  if (generating && !meta.name.empty() && namingErrors.empty())
+    notes << doc.source.where("metadata.generateName") << ": note: the job is named \"" << meta.name
+          << "\" from metadata.generateName, as the API server names it on create\n";
+  if (!doc.schemaFindings.empty())
+    result = refuseBySchema(doc.schemaFindings);
+  else if (!meta.name.empty())
     result = validateJobCreate(doc.job, admission);
-  }
   if (namingErrors.empty()) return result;
   result.allowed = false;
   result.errors.insert(result.errors.begin(), namingErrors.begin(), namingErrors.end());

@@ -44,17 +44,30 @@ void Decoder::fail(const std::string& path, const std::string& problem) const {
   throw DecodeFailure(source_.where(path) + ": " + (path.empty() ? "job" : path) + ": " + problem);
 }
 
-void Decoder::expectObject(const Value& v, const std::string& path) const {
-  if (!v.IsObject()) fail(path, "must be an object");
+bool Decoder::underSchemaRoot(const std::string& path) const {
+  if (schemaRoot_.empty() || !path.starts_with(schemaRoot_)) return false;
+  return path.size() == schemaRoot_.size() || path[schemaRoot_.size()] == '.';
 }
 
-void Decoder::expectArray(const Value& v, const std::string& path) const {
-  if (!v.IsArray()) fail(path, "must be a list");
+void Decoder::wrongType(const Value& v, const std::string& path, std::string_view type,
+                        const std::string& problem) const {
+  if (!underSchemaRoot(path)) fail(path, problem);
+  schemaFindings_.push_back({false, path, schemaTypeError(path, v, type)});
+}
+
+bool Decoder::expectObject(const Value& v, const std::string& path) const {
+  if (!v.IsObject()) wrongType(v, path, "object", "must be an object");
+  return v.IsObject();
+}
+
+bool Decoder::expectArray(const Value& v, const std::string& path) const {
+  if (!v.IsArray()) wrongType(v, path, "array", "must be a list");
+  return v.IsArray();
 }
 
 void Decoder::fields(const Value& v, const std::string& path, std::initializer_list<Field> known,
                      UnknownFields& unknown) const {
-  expectObject(v, path);
+  if (!expectObject(v, path)) return;
   for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
     std::string key = keyOf(it->name);
     if (const Field* field = findField(known, key)) {
@@ -67,13 +80,15 @@ void Decoder::fields(const Value& v, const std::string& path, std::initializer_l
 
 void Decoder::fields(const Value& v, const std::string& path, std::initializer_list<Field> known,
                      UnknownKeys policy) const {
-  expectObject(v, path);
+  if (!expectObject(v, path)) return;
   for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
     std::string key = keyOf(it->name);
     if (const Field* field = findField(known, key)) {
       if (!it->value.IsNull()) field->read(it->value, childPath(path, key));
     } else if (policy == UnknownKeys::Reject) {
-      fail(childPath(path, key), "unknown field; allowed here: " + allowedKeys(known));
+      const std::string at = childPath(path, key);
+      if (!underSchemaRoot(at)) fail(at, "unknown field; allowed here: " + allowedKeys(known));
+      schemaFindings_.push_back({true, at, {}});
     }
   }
 }
@@ -95,19 +110,19 @@ std::string compactJson(const rapidjson::Value& value) {
 }
 
 void read(const Decoder& d, const rapidjson::Value& v, const std::string& path, std::string& out) {
-  if (!v.IsString()) d.fail(path, "must be a string");
+  if (!v.IsString()) return d.wrongType(v, path, "string", "must be a string");
   out.assign(v.GetString(), v.GetStringLength());
 }
 
 void read(const Decoder& d, const rapidjson::Value& v, const std::string& path, bool& out) {
-  if (!v.IsBool()) d.fail(path, "must be true or false");
+  if (!v.IsBool()) return d.wrongType(v, path, "boolean", "must be true or false");
   out = v.GetBool();
 }
 
 void read(const Decoder& d, const rapidjson::Value& v, const std::string& path, int32_t& out) {
   constexpr double kMin = std::numeric_limits<int32_t>::min(), kMax = std::numeric_limits<int32_t>::max();
   const bool integral = v.IsInt64() || v.IsUint64() || (v.IsDouble() && std::trunc(v.GetDouble()) == v.GetDouble());
-  if (!integral) d.fail(path, "must be an integer");
+  if (!integral) return d.wrongType(v, path, "integer", "must be an integer");
   if (v.IsInt()) {
     out = v.GetInt();
   } else if (v.IsDouble() && v.GetDouble() >= kMin && v.GetDouble() <= kMax) {
@@ -129,8 +144,8 @@ void read(const Decoder& d, const rapidjson::Value& v, const std::string& path, 
 }
 
 void read(const Decoder& d, const rapidjson::Value& v, const std::string& path, Duration& out) {
-  std::optional<Duration> parsed;
-  if (v.IsString()) parsed = parseGoDuration({v.GetString(), v.GetStringLength()});
+  if (!v.IsString()) return d.wrongType(v, path, "string", "must be a duration such as 90s, 10m or 1h30m (Go syntax)");
+  auto parsed = parseGoDuration({v.GetString(), v.GetStringLength()});
   if (!parsed) d.fail(path, "must be a duration such as 90s, 10m or 1h30m (Go syntax)");
   out = *parsed;
 }

@@ -14,6 +14,7 @@
 #include <rapidjson/document.h>
 
 #include "host/common/source_doc.h"
+#include "host/spec/schema_finding.h"
 #include "jobhost/job.h"
 
 namespace jobhost {
@@ -40,10 +41,18 @@ class Decoder {
     Reader read;
   };
 
-  explicit Decoder(const SourceDoc& source) : source_(source) {}
+  /// With a `schemaRoot` ("spec"), a wrong JSON type or an undeclared key at or under it is a
+  /// SchemaFinding, as the API server reports it, and decoding goes on; elsewhere it is a failure.
+  explicit Decoder(const SourceDoc& source, std::string schemaRoot = {})
+      : source_(source), schemaRoot_(std::move(schemaRoot)) {}
 
   /// Throws DecodeFailure "file:line:col: <path>: <problem>".
   [[noreturn]] void fail(const std::string& path, const std::string& problem) const;
+  /// `v` at `path` is not of the OpenAPI type `type`: records a SchemaFinding under the schema
+  /// root, else fails with `problem`. The caller leaves its target unset.
+  void wrongType(const Value& v, const std::string& path, std::string_view type, const std::string& problem) const;
+  /// The SchemaFindings recorded so far, in document order.
+  std::vector<SchemaFinding> takeSchemaFindings() const { return std::move(schemaFindings_); }
 
   /// Reads object `v`: each known key goes to its reader (a null value means "unset" and is
   /// skipped); every other key is kept in `unknown` as compact JSON, in input order.
@@ -53,8 +62,9 @@ class Decoder {
   void fields(const Value& v, const std::string& path, std::initializer_list<Field> known,
               UnknownKeys policy = UnknownKeys::Reject) const;
 
-  void expectObject(const Value& v, const std::string& path) const;
-  void expectArray(const Value& v, const std::string& path) const;
+  /// False (after wrongType) when `v` is not an object / not a list.
+  [[nodiscard]] bool expectObject(const Value& v, const std::string& path) const;
+  [[nodiscard]] bool expectArray(const Value& v, const std::string& path) const;
 
   /// A reader that decodes into `target` with the read() overload for its type.
   template <class T>
@@ -63,7 +73,11 @@ class Decoder {
   Reader time(std::optional<TimeMs>& target) const;
 
  private:
+  bool underSchemaRoot(const std::string& path) const;
+
   const SourceDoc& source_;
+  std::string schemaRoot_;
+  mutable std::vector<SchemaFinding> schemaFindings_;
 };
 
 std::string compactJson(const rapidjson::Value& value);
@@ -76,7 +90,7 @@ void read(const Decoder& d, const rapidjson::Value& v, const std::string& path, 
 
 template <class T>
 void read(const Decoder& d, const rapidjson::Value& v, const std::string& path, std::vector<T>& out) {
-  d.expectArray(v, path);
+  if (!d.expectArray(v, path)) return;
   out.clear();
   for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
     T item{};
@@ -96,7 +110,7 @@ void read(const Decoder& d, const rapidjson::Value& v, const std::string& path, 
 template <class T>
 void read(const Decoder& d, const rapidjson::Value& v, const std::string& path,
           std::map<std::string, T>& out) {
-  d.expectObject(v, path);
+  if (!d.expectObject(v, path)) return;
   out.clear();
   for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
     std::string key(it->name.GetString(), it->name.GetStringLength());

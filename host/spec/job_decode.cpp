@@ -75,7 +75,7 @@ void read(const Decoder& d, const Value& v, const std::string& path, TaskSpec& o
 
 void read(const Decoder& d, const Value& v, const std::string& path, JobVolume& out) {
   auto claimSpec = [&](const Value& x, const std::string& p) {
-    if (!x.IsObject()) d.fail(p, "must be an object (a PersistentVolumeClaimSpec)");
+    if (!x.IsObject()) return d.wrongType(x, p, "object", "must be an object (a PersistentVolumeClaimSpec)");
     out.volumeClaim = compactJson(x);
   };
   d.fields(v, path,
@@ -161,8 +161,8 @@ void read(const Decoder& d, const Value& v, const std::string& path, JobStatus& 
            UnknownKeys::Ignore);
 }
 
-Expected<Job> decodeJob(const SourceDoc& source) {
-  Decoder d(source);
+Expected<Job> decodeJob(const SourceDoc& source, std::vector<SchemaFinding>& schemaFindings) {
+  Decoder d(source, "spec");
   const Value& root = source.doc;
   try {
     if (!root.IsObject())
@@ -178,6 +178,7 @@ Expected<Job> decodeJob(const SourceDoc& source) {
               {"status", d.into(job.status)}},
              job.unknown);
     if (job.metadata.namespace_.empty()) job.metadata.namespace_ = "default";
+    schemaFindings = d.takeSchemaFindings();
     return job;
   } catch (const DecodeFailure& e) {
     return Expected<Job>::failure(e.what());

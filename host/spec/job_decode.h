@@ -4,6 +4,7 @@
 
 #include "host/common/expected.h"
 #include "host/common/source_doc.h"
+#include "host/spec/schema_finding.h"
 #include "jobhost/job.h"
 
 namespace jobhost {
@@ -13,7 +14,9 @@ namespace jobhost {
 /// that has an `unknown` store (Job, ObjectMeta, JobSpec, TaskSpec, PodSpec, Container, Volume,
 /// VolumeMount, ResourceRequirements); in fully modelled structs (env, ports, policies, ...) an
 /// unknown key is an error; in `status` it is ignored (the controller rewrites status).
-/// The first problem is reported as "file:line:col: <field path>: <what is expected>".
-Expected<Job> decodeJob(const SourceDoc& source);
+/// Under `spec`, a value of the wrong JSON type and such an unknown key go to `schemaFindings`
+/// (the API server refuses the job for them; the field is left unset) and decoding goes on.
+/// Any other problem fails: "file:line:col: <field path>: <what is expected>".
+Expected<Job> decodeJob(const SourceDoc& source, std::vector<SchemaFinding>& schemaFindings);
 
 }  // namespace jobhost

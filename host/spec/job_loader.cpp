@@ -103,9 +103,10 @@ Result parseJobs(std::string_view text, std::string file, std::vector<OtherObjec
     if (!sources) return Result::failure(sources.error());
     for (auto& source : *sources) {
       if (takeOther(source, others)) continue;
-      auto job = decodeJob(source);
+      std::vector<SchemaFinding> schemaFindings;
+      auto job = decodeJob(source, schemaFindings);
       if (!job) return Result::failure(job.error());
-      jobs.push_back({std::move(*job), std::move(source)});
+      jobs.push_back({std::move(*job), std::move(source), std::move(schemaFindings)});
     }
   }
   const bool declaresQueue = others != nullptr && std::any_of(others->begin(), others->end(), isVolcanoQueue);

@@ -8,6 +8,7 @@
 
 #include "host/common/expected.h"
 #include "host/common/source_doc.h"
+#include "host/spec/schema_finding.h"
 #include "jobhost/job.h"
 
 namespace jobhost {
@@ -17,6 +18,9 @@ namespace jobhost {
 struct JobDocument {
   Job job;
   SourceDoc source;
+  /// Wrong JSON types and undeclared keys under `spec` (the API server refuses the job for them
+  /// before Volcano's webhook runs; admission reports them). Such fields are left unset in `job`.
+  std::vector<SchemaFinding> schemaFindings;
 };
 
 /// A Kubernetes object of another kind found beside the jobs (a Queue, a ConfigMap, ...).
@@ -31,7 +35,8 @@ bool isVolcanoQueue(const OtherObject& o);
 /// Decodes every job in `text`. JSON when the first non-space character is '{' or '[', else YAML
 /// (multi-document). Each document may be a Job, an array of Jobs, or a List/JobList with `items`.
 /// With `others`, an object whose `kind` is not Job is moved there instead of being an error, as
-/// `kubectl apply -f` takes a Queue beside a Job. The first error wins; no job at all is an error
+/// `kubectl apply -f` takes a Queue beside a Job. The first decode error wins (wrong types and undeclared
+/// keys under `spec` are each job's schemaFindings instead); no job at all is an error
 /// unless the file declares a Volcano Queue (a queues file, for the job files after it).
 Expected<std::vector<JobDocument>> parseJobs(std::string_view text, std::string file,
                                              std::vector<OtherObject>* others = nullptr);

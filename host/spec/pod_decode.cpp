@@ -137,7 +137,7 @@ Decoder::Reader podLevelResources(const Decoder& d, UnknownFields& unknown) {
   return [&d, &unknown](const Value& v, const std::string& path) {
     ResourceRequirements checked;
     read(d, v, path, checked);
-    unknown.emplace_back("resources", compactJson(v));
+    if (v.IsObject()) unknown.emplace_back("resources", compactJson(v));
   };
 }
 

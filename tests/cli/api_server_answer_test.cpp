@@ -89,5 +89,30 @@ TEST(ApiServerAnswer, AJobOnlyTheWebhookRejectsKeepsTheWebhooksLine) {
       << r.out;
 }
 
+// A value of the wrong JSON type is a cause of the 422 Invalid, listed with every other one; the
+// webhook never sees such a job, so nothing else is reported (the fields would only look unset).
+TEST(ApiServerAnswer, WrongTypesAreTheCrdSchemasTypeErrors) {
+  auto file = jobFile("types.yaml", "types", "  plugins:\n    ringsconfigmap: {}\n", "      maxRetry: \"3\"\n");
+  auto r = run({"validate", file});
+  EXPECT_EQ(r.rc, kRejected) << r.out;
+  const std::string plugins =
+      "spec.plugins.ringsconfigmap: Invalid value: \"object\": spec.plugins.ringsconfigmap in body must be of type "
+      "array: \"object\"";
+  const std::string maxRetry =
+      "spec.tasks[0].maxRetry: Invalid value: \"string\": spec.tasks[0].maxRetry in body must be of type integer: "
+      "\"string\"";
+  EXPECT_EQ(r.out, file + ": job default/types: rejected (2 errors)\n" +  //
+                       file + ":7:21: " + plugins + "\n" + file + ":11:17: " + maxRetry + "\n" +  //
+                       file + ": on Volcano: The Job \"types\" is invalid:\n* " + plugins + "\n* " + maxRetry + "\n");
+}
+
+TEST(ApiServerAnswer, AnUndeclaredKeyInAPolicyIsStrictDecodingsFinding) {
+  auto file = jobFile("policy-key.yaml", "policy-key", "  policies:\n    - {evnt: PodFailed, action: RestartJob}\n", "");
+  auto r = run({"validate", file});
+  EXPECT_EQ(r.rc, kRejected) << r.out;
+  EXPECT_EQ(r.out, file + ": job default/policy-key: rejected (1 error)\n" + file +
+                       ":7:14: spec.policies[0].evnt: unknown field \"spec.policies[0].evnt\"\n");
+}
+
 }  // namespace
 }  // namespace jobhost::cli

@@ -1,4 +1,5 @@
-// Job decoding errors: each names file:line:column, the field path and what was expected.
+// Job decoding errors: each names file:line:column, the field path and what was expected; under
+// spec, wrong types and undeclared keys are schema findings worded as the API server words them.
 #include <gtest/gtest.h>
 
 #include "host/spec/job_loader.h"
@@ -14,18 +15,65 @@ std::string errorOf(const std::string& text, const std::string& file = "job.yaml
   return result.ok() ? "" : result.error();
 }
 
-TEST(JobErrors, WrongTypesNameThePathAndPosition) {
-  EXPECT_EQ(errorOf(std::string(kHeader) + "spec:\n  tasks:\n    - replicas: two\n"),
-            "job.yaml:7:17: spec.tasks[0].replicas: must be an integer");
-  EXPECT_EQ(errorOf(std::string(kHeader) + "spec:\n  tasks:\n    - replicas: 1.5\n"),
-            "job.yaml:7:17: spec.tasks[0].replicas: must be an integer");
+// Every job's schema findings as "<file:line:column>: [undeclared ]<field>: <message>" lines
+// (admission words an undeclared key).
+std::vector<std::string> findingsOf(const std::string& text, const std::string& file = "job.yaml") {
+  auto result = parseJobs(text, file);
+  EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error());
+  std::vector<std::string> out;
+  if (!result.ok()) return out;
+  for (const auto& doc : *result)
+    for (const auto& f : doc.schemaFindings)
+      out.push_back(doc.source.where(f.field) + ": " + (f.undeclared ? "undeclared " : "") + f.field + ": " + f.message);
+  return out;
+}
+
+// "<field>: Invalid value: "<got>": <field> in body must be of type <want>: "<got>"".
+std::string typeError(const std::string& field, const std::string& want, const std::string& got) {
+  return field + ": Invalid value: \"" + got + "\": " + field + " in body must be of type " + want + ": \"" + got + "\"";
+}
+
+using Lines = std::vector<std::string>;
+
+TEST(JobErrors, WrongTypesUnderSpecAreTheApiServersTypeErrorsAtTheirPosition) {
+  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  tasks:\n    - replicas: two\n"),
+            Lines{"job.yaml:7:17: " + typeError("spec.tasks[0].replicas", "integer", "string")});
+  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  tasks:\n    - replicas: 1.5\n"),
+            Lines{"job.yaml:7:17: " + typeError("spec.tasks[0].replicas", "integer", "number")});
+  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  queue: [a]\n"),
+            Lines{"job.yaml:6:10: " + typeError("spec.queue", "string", "array")});
+  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  tasks: {}\n"),
+            Lines{"job.yaml:6:10: " + typeError("spec.tasks", "array", "object")});
+  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec: 3\n"), Lines{"job.yaml:5:7: " + typeError("spec", "object", "integer")});
+  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  plugins:\n    ringsconfigmap: {}\n"),
+            Lines{"job.yaml:7:21: " + typeError("spec.plugins.ringsconfigmap", "array", "object")});
+  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  policies:\n    - {event: PodFailed, timeout: 5}\n"),
+            Lines{"job.yaml:7:35: " + typeError("spec.policies[0].timeout", "string", "integer")});
+  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  volumes:\n    - {mountPath: /d, volumeClaim: 1}\n"),
+            Lines{"job.yaml:7:36: " + typeError("spec.volumes[0].volumeClaim", "object", "integer")});
+}
+
+// The API server lists every type error at once; the fields are left unset and decoding goes on.
+TEST(JobErrors, EveryWrongTypeIsFoundAndTheRestOfTheSpecIsDecoded) {
+  auto jobs = parseJobs(std::string(kHeader) + "spec:\n  queue: [a]\n  maxRetry: x\n  minAvailable: 2\n", "job.yaml");
+  ASSERT_TRUE(jobs.ok()) << jobs.error();
+  const JobDocument& doc = jobs->front();
+  ASSERT_EQ(doc.schemaFindings.size(), 2u);
+  EXPECT_EQ(doc.schemaFindings[0].field, "spec.queue");
+  EXPECT_EQ(doc.schemaFindings[1].field + ": " + doc.schemaFindings[1].message,
+            typeError("spec.maxRetry", "integer", "string"));
+  EXPECT_EQ(doc.job.spec.queue, "");
+  EXPECT_EQ(doc.job.spec.maxRetry, JobSpec{}.maxRetry);
+  EXPECT_EQ(doc.job.spec.minAvailable, 2);
+}
+
+// Outside spec, and for values of the right type that do not parse, decoding stops at the error.
+TEST(JobErrors, OtherProblemsStopDecoding) {
   EXPECT_EQ(errorOf(std::string(kHeader) + "spec:\n  minAvailable: 3000000000\n"),
             "job.yaml:6:17: spec.minAvailable: 3000000000 is out of range: must be an integer between "
             "-2147483648 and 2147483647");
-  EXPECT_EQ(errorOf(std::string(kHeader) + "spec:\n  queue: [a]\n"), "job.yaml:6:10: spec.queue: must be a string");
-  EXPECT_EQ(errorOf(std::string(kHeader) + "spec:\n  tasks: {}\n"), "job.yaml:6:10: spec.tasks: must be a list");
-  EXPECT_EQ(errorOf(std::string(kHeader) + "spec: 3\n"), "job.yaml:5:7: spec: must be an object");
   EXPECT_EQ(errorOf(std::string(kHeader) + "  labels:\n    a: 1\n"), "job.yaml:6:8: metadata.labels.a: must be a string");
+  EXPECT_EQ(errorOf(std::string(kHeader) + "status:\n  pending: x\n"), "job.yaml:6:12: status.pending: must be an integer");
 }
 
 TEST(JobErrors, DeepPodTemplateFields) {
@@ -36,7 +84,7 @@ TEST(JobErrors, DeepPodTemplateFields) {
         spec:
           hostNetwork: "yes"
 )";
-  EXPECT_EQ(errorOf(job), "job.yaml:10:24: spec.tasks[0].template.spec.hostNetwork: must be true or false");
+  EXPECT_EQ(findingsOf(job), Lines{"job.yaml:10:24: " + typeError("spec.tasks[0].template.spec.hostNetwork", "boolean", "string")});
 
   const std::string quantity = std::string(kHeader) + R"(spec:
   tasks:
@@ -84,9 +132,10 @@ TEST(JobErrors, DurationsTimesAndPhases) {
             "Restarting, Completing, Completed, Terminating, Terminated, Failed), not \"Sleeping\"");
 }
 
+// Under spec they are strict field validation's findings; elsewhere (the status) they are ignored.
 TEST(JobErrors, UnknownKeysInFullyModelledStructs) {
-  EXPECT_EQ(errorOf(std::string(kHeader) + "spec:\n  policies:\n    - evnt: PodFailed\n"),
-            "job.yaml:7:13: spec.policies[0].evnt: unknown field; allowed here: action, event, events, exitCode, timeout");
+  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  policies:\n    - evnt: PodFailed\n"),
+            Lines{"job.yaml:7:13: undeclared spec.policies[0].evnt: "});
 }
 
 TEST(JobErrors, ApiVersionAndKind) {
@@ -101,10 +150,10 @@ TEST(JobErrors, ApiVersionAndKind) {
 
 TEST(JobErrors, ErrorsInLaterDocumentsAndListItems) {
   std::string two = std::string(kHeader) + "---\n" + kHeader + "spec:\n  maxRetry: x\n";
-  EXPECT_EQ(errorOf(two), "job.yaml:11:13: spec.maxRetry: must be an integer");
+  EXPECT_EQ(findingsOf(two), Lines{"job.yaml:11:13: " + typeError("spec.maxRetry", "integer", "string")});
   std::string list = "{\"kind\": \"List\", \"items\": [\n {\"apiVersion\": \"batch.volcano.sh/v1alpha1\", \"kind\": \"Job\",\n"
                      "  \"spec\": {\"queue\": 7}}]}";
-  EXPECT_EQ(errorOf(list, "list.json"), "list.json:3:12: spec.queue: must be a string");
+  EXPECT_EQ(findingsOf(list, "list.json"), Lines{"list.json:3:12: " + typeError("spec.queue", "string", "integer")});
   EXPECT_EQ(errorOf("{\"kind\": \"List\", \"items\": 3}", "list.json"), "list.json:1:18: items: must be a list of jobs");
 }
 
