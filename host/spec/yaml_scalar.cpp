@@ -1,7 +1,8 @@
-// YAML scalar typing for the reader (YAML 1.2 core schema plus kubectl's leading-zero octal) and
-// the quoting decision for the writer (safe for both YAML 1.1 and YAML 1.2 readers).
+// YAML scalar typing for the reader (kubectl's: sigs.k8s.io/yaml on go-yaml v2, YAML 1.1 booleans
+// and numbers) and the quoting decision for the writer (safe for both YAML 1.1 and YAML 1.2 readers).
 #include "host/spec/yaml_scalar.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdint>
@@ -77,7 +78,8 @@ PlainScalar resolveFloat(std::string_view text) {
   return out;
 }
 
-// Integers: [-+]? then 0x<hex>, 0o<octal>, 0b<binary>, 0<octal> (kubectl) or <decimal>.
+// Integers as Go's strconv.ParseInt(s, 0, 64), then ParseUint: [-+]? then 0x<hex>, 0o<octal>,
+// 0b<binary> (prefixes in either case), 0<octal> or <decimal>.
 bool resolveInteger(std::string_view text, PlainScalar& out) {
   bool negative = false;
   std::string_view s = text;
@@ -87,8 +89,9 @@ bool resolveInteger(std::string_view text, PlainScalar& out) {
   }
   int base = 10;
   std::string_view digits = s;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'o' || s[1] == 'b')) {
-    base = s[1] == 'x' ? 16 : s[1] == 'o' ? 8 : 2;
+  const char prefix = s.size() > 2 && s[0] == '0' ? static_cast<char>(s[1] | 0x20) : '\0';  // lower case
+  if (prefix == 'x' || prefix == 'o' || prefix == 'b') {
+    base = prefix == 'x' ? 16 : prefix == 'o' ? 8 : 2;
     digits = s.substr(2);
   } else if (s.size() > 1 && s[0] == '0' && allDigitsOfBase(s, 8)) {
     base = 8;
@@ -118,31 +121,40 @@ bool resolveInteger(std::string_view text, PlainScalar& out) {
   return true;
 }
 
+// go-yaml v2's booleans (YAML 1.1), which kubectl sends as JSON true and false.
+constexpr std::array<std::string_view, 11> kTrueWords = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"};
+constexpr std::array<std::string_view, 11> kFalseWords = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"};
+
+bool isOneOf(std::string_view s, const std::array<std::string_view, 11>& words) {
+  return std::find(words.begin(), words.end(), s) != words.end();
+}
+
+// A scalar that starts with a digit or a sign is a number when it is one without its underscores
+// (go-yaml v2: 1_000 is 1000).
+PlainScalar resolveNumber(std::string_view text) {
+  std::string plain(text);
+  std::erase(plain, '_');
+  PlainScalar out;
+  if (resolveInteger(plain, out)) return out;  // an integer, or an oversized decimal as a float
+  if (isFloatSyntax(plain)) return resolveFloat(plain);
+  return {};
+}
+
 PlainScalar resolve(std::string_view text) {
   PlainScalar out;
   if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL") {
     out.kind = PlainScalar::Kind::Null;
-  } else if (text == "true" || text == "True" || text == "TRUE") {
+  } else if (isOneOf(text, kTrueWords) || isOneOf(text, kFalseWords)) {
     out.kind = PlainScalar::Kind::Bool;
-    out.boolean = true;
-  } else if (text == "false" || text == "False" || text == "FALSE") {
-    out.kind = PlainScalar::Kind::Bool;
-  } else if (resolveInteger(text, out)) {
-    // resolved as an integer (or an oversized decimal as a float)
-  } else if (isFloatSyntax(text)) {
-    out = resolveFloat(text);
+    out.boolean = isOneOf(text, kTrueWords);
   } else if (isNonFiniteSyntax(text)) {
     out.kind = PlainScalar::Kind::NonFinite;
+  } else if ((text[0] >= '0' && text[0] <= '9') || text[0] == '+' || text[0] == '-') {
+    out = resolveNumber(text);
+  } else if (text[0] == '.' && isFloatSyntax(text)) {
+    out = resolveFloat(text);
   }
   return out;
-}
-
-bool isYaml11Bool(std::string_view s) {
-  static constexpr std::array<std::string_view, 16> kWords = {
-      "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"};
-  for (auto w : kWords)
-    if (s == w) return true;
-  return false;
 }
 
 // Numbers with underscores, sexagesimal numbers (1:30) and timestamps (2026-01-02T03:04:05Z) are
@@ -197,7 +209,7 @@ bool plainScalarToJson(std::string_view text, rapidjson::Value& out,
 bool needsQuotes(std::string_view text) {
   if (text.empty()) return true;
   if (resolve(text).kind != PlainScalar::Kind::String) return true;
-  if (isYaml11Bool(text) || looksNumericToYaml11(text)) return true;
+  if (looksNumericToYaml11(text)) return true;
   if (startsWithIndicator(text) || text.substr(0, 3) == "..." || text == "<<" || text == "=")
     return true;
   if (text.front() == ' ' || text.back() == ' ' || text.back() == ':') return true;

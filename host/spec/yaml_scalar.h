@@ -8,11 +8,14 @@
 
 namespace jobhost {
 
-/// The JSON value of a plain scalar under the YAML 1.2 core schema: null (null, Null, NULL, ~,
-/// empty), booleans (true/True/TRUE, false/False/FALSE), integers (decimal, 0x hex, 0o octal; like
-/// kubectl, a leading zero also means octal: 0644 == 420), floats; anything else is a string.
-/// Decimal integers beyond 64 bits become floats; oversized hex/octal stay strings (kubectl does
-/// the same). Returns false for .inf and .nan, which JSON cannot hold.
+/// The JSON value of a plain scalar as kubectl reads it (sigs.k8s.io/yaml, which types scalars
+/// with go-yaml v2, YAML 1.1): null (null, Null, NULL, ~, empty); booleans (true/True/TRUE,
+/// yes/Yes/YES, on/On/ON, y/Y and false/False/FALSE, no/No/NO, off/Off/OFF, n/N, so `value: yes`
+/// is JSON true); from a leading digit or sign, numbers once underscores are dropped (1_000 is
+/// 1000): integers as Go's ParseInt base 0 (0x hex, 0o and leading-zero octal, 0b binary), floats;
+/// a leading-dot float (.5); anything else (timestamps included) is a string. Decimal integers
+/// beyond 64 bits become floats; oversized hex/octal stay strings (kubectl does the same).
+/// Returns false for .inf and .nan, which JSON cannot hold.
 bool plainScalarToJson(std::string_view text, rapidjson::Value& out,
                        rapidjson::Document::AllocatorType& allocator);
 

@@ -67,6 +67,16 @@ TEST(JobErrors, EveryWrongTypeIsFoundAndTheRestOfTheSpecIsDecoded) {
   EXPECT_EQ(doc.job.spec.minAvailable, 2);
 }
 
+// Scalars are typed as kubectl types them (YAML 1.1): `no` is false, `yes` is true.
+TEST(JobErrors, YamlOneOneBooleansAreBooleansAsUnderKubectl) {
+  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  queue: no\n"),
+            Lines{"job.yaml:6:10: " + typeError("spec.queue", "string", "boolean")});
+  auto jobs = parseJobs(std::string(kHeader) + "spec:\n  tasks:\n    - template: {spec: {hostNetwork: yes}}\n", "job.yaml");
+  ASSERT_TRUE(jobs.ok()) << jobs.error();
+  EXPECT_TRUE(jobs->front().schemaFindings.empty());
+  EXPECT_TRUE(jobs->front().job.spec.tasks[0].template_.spec.hostNetwork);
+}
+
 // Outside spec, and for values of the right type that do not parse, decoding stops at the error.
 TEST(JobErrors, OtherProblemsStopDecoding) {
   EXPECT_EQ(errorOf(std::string(kHeader) + "spec:\n  minAvailable: 3000000000\n"),

@@ -28,10 +28,13 @@ struct ScalarCase {
   const char* json;
 };
 
-TEST(YamlDoc, ScalarTypingFollowsCoreSchema) {
+// As kubectl types them (go-yaml v2, YAML 1.1): `value: yes` reaches the API server as true.
+TEST(YamlDoc, ScalarTypingFollowsKubectl) {
   const ScalarCase cases[] = {
-      {"true", "true"},         {"True", "true"},         {"FALSE", "false"},      {"yes", "\"yes\""},
-      {"on", "\"on\""},         {"null", "null"},         {"Null", "null"},        {"~", "null"},
+      {"true", "true"},         {"True", "true"},         {"FALSE", "false"},      {"yes", "true"},
+      {"on", "true"},           {"Y", "true"},            {"n", "false"},          {"NO", "false"},
+      {"Off", "false"},         {"yES", "\"yES\""},       {"oN", "\"oN\""},        {"'yes'", "\"yes\""},
+      {"null", "null"},         {"Null", "null"},        {"~", "null"},
       {"", "null"},             {"\"true\"", "\"true\""}, {"'1'", "\"1\""},        {"!!str 12", "\"12\""},
       {"12", "12"},             {"-7", "-7"},             {"+3", "3"},             {"0x1F", "31"},
       {"0o17", "15"},           {"0644", "420"},          {"09", "9"},             {"0", "0"},
@@ -39,8 +42,9 @@ TEST(YamlDoc, ScalarTypingFollowsCoreSchema) {
       {"9223372036854775807", "9223372036854775807"},     {"18446744073709551615", "18446744073709551615"},
       {"-9223372036854775808", "-9223372036854775808"},   {"99999999999999999999", "100000000000000000000.0"},
       {"0x1FFFFFFFFFFFFFFFFF", "\"0x1FFFFFFFFFFFFFFFFF\""}, {"500m", "\"500m\""}, {"2Gi", "\"2Gi\""},
-      {"1_000", "\"1_000\""},   {"1.2.3", "\"1.2.3\""},   {"abc", "\"abc\""},      {"!!int 7", "7"},
-      {"!!float 7", "7.0"},       {"!custom text", "\"text\""},
+      {"1_000", "1000"},       {"-1_0.5", "-10.5"},      {"0X1F", "31"},          {"0B101", "5"},
+      {"_1", "\"_1\""},         {"2026-01-02", "\"2026-01-02\""},                   {"1.2.3", "\"1.2.3\""},   {"abc", "\"abc\""},      {"!!int 7", "7"},
+      {"!!float 7", "7.0"},     {"!!bool yes", "true"},   {"!custom text", "\"text\""},
   };
   for (const auto& c : cases) EXPECT_EQ(asJson(std::string("v: ") + c.yaml), std::string("{\"v\":") + c.json + "}") << c.yaml;
 }
