@@ -91,6 +91,13 @@ AdmissionResult admitNamed(JobDocument& doc, const AdmissionConfig& admission, s
   return result;
 }
 
+/// Whether the job document carries a status with something in it.
+bool declaresStatus(const rapidjson::Value& root) {
+  auto it = root.FindMember("status");
+  if (it == root.MemberEnd() || it->value.IsNull()) return false;
+  return !(it->value.IsObject() && it->value.MemberCount() == 0);
+}
+
 /// kubectl's answer to the API server's 422 Invalid (cmd/util checkErr with MultilineError): one
 /// cause on the line, several as "* " lines below it; repeated causes are shown once.
 void printInvalid(const AdmittedJob& job, std::ostream& out) {
@@ -123,7 +130,7 @@ Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const H
   std::set<std::string> jobNamespaces;
   for (auto& doc : *docs) {
     AdmittedJob a{std::move(doc), {}, {}, {}};
-    if (!(a.document.job.status == JobStatus{})) {  // Volcano's Job has a status subresource
+    if (declaresStatus(a.document.source.doc)) {  // Volcano's Job has a status subresource
       notes << a.document.source.where("status") << ": note: status is dropped: the API server ignores it on "
             << "create, so the job starts in phase Pending as on a cluster\n";
       a.document.job.status = JobStatus{};

@@ -170,12 +170,21 @@ Expected<Job> decodeJob(const SourceDoc& source, std::vector<SchemaFinding>& sch
     checkTypeMeta(d, root);
     Job job;
     auto alreadyChecked = [](const Value&, const std::string&) {};
+    // The API server drops the status of a Job it creates (status subresource) before validating
+    // it, so a status that does not decode is left out, not an error.
+    auto status = [&](const Value& v, const std::string& path) {
+      try {
+        read(d, v, path, job.status);
+      } catch (const DecodeFailure&) {
+        job.status = JobStatus{};
+      }
+    };
     d.fields(root, "",
              {{"apiVersion", alreadyChecked},
               {"kind", alreadyChecked},
               {"metadata", d.into(job.metadata)},
               {"spec", d.into(job.spec)},
-              {"status", d.into(job.status)}},
+              {"status", status}},
              job.unknown);
     if (job.metadata.namespace_.empty()) job.metadata.namespace_ = "default";
     schemaFindings = d.takeSchemaFindings();

@@ -13,7 +13,8 @@ namespace jobhost {
 /// metadata.namespace defaults to "default". Keys the model lacks are kept in the nearest struct
 /// that has an `unknown` store (Job, ObjectMeta, JobSpec, TaskSpec, PodSpec, Container, Volume,
 /// VolumeMount, ResourceRequirements); in fully modelled structs (env, ports, policies, ...) an
-/// unknown key is an error; in `status` it is ignored (the controller rewrites status).
+/// unknown key is an error; in `status` it is ignored, and a status that does not decode is left
+/// empty (the API server drops a created Job's status; the controller rewrites it).
 /// Under `spec`, a value of the wrong JSON type and such an unknown key go to `schemaFindings`
 /// (the API server refuses the job for them; the field is left unset) and decoding goes on.
 /// Any other problem fails: "file:line:col: <field path>: <what is expected>".

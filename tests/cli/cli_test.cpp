@@ -268,7 +268,8 @@ TEST(Cli, AKubernetesBatchJobIsSkippedWithANote) {
 TEST(Cli, AJobsStatusIsDroppedWithANoteAndTheJobStartsPending) {
   auto file = writeTemp("exported.yaml", "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: team}\n" +
                                              std::string(kQueuedJob) +
-                                             "status:\n  state: {phase: Completed}\n  retryCount: 2\n  version: 5\n");
+                                             "status:\n  state: {phase: Completed}\n  retryCount: 2\n  version: 5\n"
+                                             "  runningDuration: soon\n");  // not a duration: dropped all the same
   auto r = run({"validate", file});
   EXPECT_EQ(r.rc, kOk) << r.out;
   EXPECT_NE(r.out.find(file + ":15:3: note: status is dropped: the API server ignores it on create, so the job "
