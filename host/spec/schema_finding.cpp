@@ -2,6 +2,8 @@
 // reported as field.TypeInvalid with the value's type as the invalid value).
 #include "host/spec/schema_finding.h"
 
+#include <cmath>
+
 namespace jobhost {
 
 std::string_view openApiTypeName(const rapidjson::Value& v) {
@@ -10,7 +12,11 @@ std::string_view openApiTypeName(const rapidjson::Value& v) {
   if (v.IsString()) return "string";
   if (v.IsBool()) return "boolean";
   if (v.IsNull()) return "null";
-  return v.IsInt64() || v.IsUint64() ? "integer" : "number";
+  if (v.IsInt64() || v.IsUint64()) return "integer";
+  // kubectl re-encodes a file's numbers with Go's encoding/json, which writes 2.0 as 2 (and 1e3 as
+  // 1000), so the API server sees an integer wherever the value is whole and fits 64 bits.
+  const double d = v.GetDouble();
+  return std::trunc(d) == d && std::fabs(d) < 9.2e18 ? "integer" : "number";
 }
 
 std::string schemaTypeError(const std::string& field, const rapidjson::Value& v, std::string_view types) {

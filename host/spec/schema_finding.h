@@ -17,8 +17,8 @@ struct SchemaFinding {
   std::string message;  // the type error (schemaTypeError); empty for an undeclared key
 };
 
-/// The OpenAPI type of a JSON value as the API server names it: object, array, string, boolean,
-/// null, integer or number.
+/// The OpenAPI type of a JSON value as the API server names it when kubectl sent it: object, array,
+/// string, boolean, null, integer (whole numbers, 2.0 included) or number.
 std::string_view openApiTypeName(const rapidjson::Value& v);
 
 /// The API server's message for a value of the wrong type at `field`, `types` being the allowed

@@ -40,6 +40,10 @@ TEST(JobErrors, WrongTypesUnderSpecAreTheApiServersTypeErrorsAtTheirPosition) {
             Lines{"job.yaml:7:17: " + typeError("spec.tasks[0].replicas", "integer", "string")});
   EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  tasks:\n    - replicas: 1.5\n"),
             Lines{"job.yaml:7:17: " + typeError("spec.tasks[0].replicas", "integer", "number")});
+  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  queue: 2.0\n"),  // kubectl sends 2
+            Lines{"job.yaml:6:10: " + typeError("spec.queue", "string", "integer")});
+  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  queue: 1e30\n"),
+            Lines{"job.yaml:6:10: " + typeError("spec.queue", "string", "number")});
   EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  queue: [a]\n"),
             Lines{"job.yaml:6:10: " + typeError("spec.queue", "string", "array")});
   EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  tasks: {}\n"),
