@@ -35,8 +35,8 @@ bool isVolcanoQueue(const OtherObject& o);
 /// Decodes every job in `text`. JSON when the first non-space character is '{' or '[', else YAML
 /// (multi-document). Each document may be a Job, an array of Jobs, or a List/JobList with `items`.
 /// With `others`, an object whose `kind` is not Job is moved there instead of being an error, as
-/// `kubectl apply -f` takes a Queue beside a Job. The first decode error wins (wrong types and undeclared
-/// keys under `spec` are each job's schemaFindings instead); no job at all is an error
+/// `kubectl apply -f` takes a Queue beside a Job. The first decode error wins (wrong types and
+/// undeclared keys under `spec` are each job's schemaFindings instead); no job at all is an error
 /// unless the file declares a Volcano Queue (a queues file, for the job files after it).
 Expected<std::vector<JobDocument>> parseJobs(std::string_view text, std::string file,
                                              std::vector<OtherObject>* others = nullptr);

@@ -15,8 +15,9 @@ std::string_view openApiTypeName(const rapidjson::Value& v) {
   if (v.IsInt64() || v.IsUint64()) return "integer";
   // kubectl re-encodes a file's numbers with Go's encoding/json, which writes 2.0 as 2 (and 1e3 as
   // 1000), so the API server sees an integer wherever the value is whole and fits 64 bits.
+  constexpr double kInt64Bound = 0x1p63;
   const double d = v.GetDouble();
-  return std::trunc(d) == d && std::fabs(d) < 9.2e18 ? "integer" : "number";
+  return std::trunc(d) == d && std::fabs(d) < kInt64Bound ? "integer" : "number";
 }
 
 std::string schemaTypeError(const std::string& field, const rapidjson::Value& v, std::string_view types) {

@@ -14,8 +14,8 @@ namespace jobhost {
 /// One SourceDoc per non-empty document of `text` ("---" separated; empty and null documents are
 /// skipped), each named `file`. Positions are 1-based and point at each value (for a null mapping
 /// value: at its key). Scalars: quoted or block scalars and `!!str` are strings; plain scalars are
-/// typed as kubectl types them (YAML 1.1, see plainScalarToJson); keys stay text. Anchors, aliases and `<<` merge keys
-/// are expanded. Errors read "file:line:col: invalid YAML: <reason>" (yaml-cpp's syntax message,
+/// typed as kubectl types them (YAML 1.1, see plainScalarToJson); keys stay text. Anchors, aliases
+/// and `<<` merge keys are expanded. Errors read "file:line:col: invalid YAML: <reason>" (yaml-cpp's syntax message,
 /// duplicate keys, non-scalar keys, .inf/.nan, tags that contradict their value).
 Expected<std::vector<SourceDoc>> parseYamlDocs(std::string_view text, std::string file);
 

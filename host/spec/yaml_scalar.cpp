@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace jobhost {
@@ -122,21 +123,28 @@ bool resolveInteger(std::string_view text, PlainScalar& out) {
 }
 
 // go-yaml v2's booleans (YAML 1.1), which kubectl sends as JSON true and false.
-constexpr std::array<std::string_view, 11> kTrueWords = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"};
-constexpr std::array<std::string_view, 11> kFalseWords = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"};
-
-bool isOneOf(std::string_view s, const std::array<std::string_view, 11>& words) {
-  return std::find(words.begin(), words.end(), s) != words.end();
+std::optional<bool> yaml11Bool(std::string_view s) {
+  static constexpr std::array<std::string_view, 11> kTrue = {"y",    "Y",    "yes", "Yes", "YES", "true",
+                                                             "True", "TRUE", "on",  "On",  "ON"};
+  static constexpr std::array<std::string_view, 11> kFalse = {"n",     "N",     "no",  "No",  "NO", "false",
+                                                              "False", "FALSE", "off", "Off", "OFF"};
+  if (std::find(kTrue.begin(), kTrue.end(), s) != kTrue.end()) return true;
+  if (std::find(kFalse.begin(), kFalse.end(), s) != kFalse.end()) return false;
+  return std::nullopt;
 }
 
 // A scalar that starts with a digit or a sign is a number when it is one without its underscores
 // (go-yaml v2: 1_000 is 1000).
 PlainScalar resolveNumber(std::string_view text) {
-  std::string plain(text);
-  std::erase(plain, '_');
+  std::string withoutUnderscores;
+  if (text.find('_') != std::string_view::npos) {
+    withoutUnderscores = text;
+    std::erase(withoutUnderscores, '_');
+    text = withoutUnderscores;
+  }
   PlainScalar out;
-  if (resolveInteger(plain, out)) return out;  // an integer, or an oversized decimal as a float
-  if (isFloatSyntax(plain)) return resolveFloat(plain);
+  if (resolveInteger(text, out)) return out;  // an integer, or an oversized decimal as a float
+  if (isFloatSyntax(text)) return resolveFloat(text);
   return {};
 }
 
@@ -144,9 +152,9 @@ PlainScalar resolve(std::string_view text) {
   PlainScalar out;
   if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL") {
     out.kind = PlainScalar::Kind::Null;
-  } else if (isOneOf(text, kTrueWords) || isOneOf(text, kFalseWords)) {
+  } else if (auto boolean = yaml11Bool(text)) {
     out.kind = PlainScalar::Kind::Bool;
-    out.boolean = isOneOf(text, kTrueWords);
+    out.boolean = *boolean;
   } else if (isNonFiniteSyntax(text)) {
     out.kind = PlainScalar::Kind::NonFinite;
   } else if ((text[0] >= '0' && text[0] <= '9') || text[0] == '+' || text[0] == '-') {

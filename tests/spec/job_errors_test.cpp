@@ -36,25 +36,31 @@ std::string typeError(const std::string& field, const std::string& want, const s
 using Lines = std::vector<std::string>;
 
 TEST(JobErrors, WrongTypesUnderSpecAreTheApiServersTypeErrorsAtTheirPosition) {
-  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  tasks:\n    - replicas: two\n"),
-            Lines{"job.yaml:7:17: " + typeError("spec.tasks[0].replicas", "integer", "string")});
-  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  tasks:\n    - replicas: 1.5\n"),
-            Lines{"job.yaml:7:17: " + typeError("spec.tasks[0].replicas", "integer", "number")});
-  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  queue: 2.0\n"),  // kubectl sends 2
-            Lines{"job.yaml:6:10: " + typeError("spec.queue", "string", "integer")});
-  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  queue: 1e30\n"),
-            Lines{"job.yaml:6:10: " + typeError("spec.queue", "string", "number")});
-  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  queue: [a]\n"),
-            Lines{"job.yaml:6:10: " + typeError("spec.queue", "string", "array")});
-  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  tasks: {}\n"),
-            Lines{"job.yaml:6:10: " + typeError("spec.tasks", "array", "object")});
-  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec: 3\n"), Lines{"job.yaml:5:7: " + typeError("spec", "object", "integer")});
-  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  plugins:\n    ringsconfigmap: {}\n"),
-            Lines{"job.yaml:7:21: " + typeError("spec.plugins.ringsconfigmap", "array", "object")});
-  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  policies:\n    - {event: PodFailed, timeout: 5}\n"),
-            Lines{"job.yaml:7:35: " + typeError("spec.policies[0].timeout", "string", "integer")});
-  EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:\n  volumes:\n    - {mountPath: /d, volumeClaim: 1}\n"),
-            Lines{"job.yaml:7:36: " + typeError("spec.volumes[0].volumeClaim", "object", "integer")});
+  struct Case {
+    const char* spec;  // what follows "spec:"
+    const char* at;
+    const char* field;
+    const char* want;
+    const char* got;
+  };
+  const Case cases[] = {
+      {"\n  tasks:\n    - replicas: two\n", "7:17", "spec.tasks[0].replicas", "integer", "string"},
+      {"\n  tasks:\n    - replicas: 1.5\n", "7:17", "spec.tasks[0].replicas", "integer", "number"},
+      {"\n  queue: 2.0\n", "6:10", "spec.queue", "string", "integer"},  // kubectl sends 2
+      {"\n  queue: 1e30\n", "6:10", "spec.queue", "string", "number"},
+      {"\n  queue: [a]\n", "6:10", "spec.queue", "string", "array"},
+      {"\n  tasks: {}\n", "6:10", "spec.tasks", "array", "object"},
+      {" 3\n", "5:7", "spec", "object", "integer"},
+      {"\n  plugins:\n    ringsconfigmap: {}\n", "7:21", "spec.plugins.ringsconfigmap", "array", "object"},
+      {"\n  policies:\n    - {event: PodFailed, timeout: 5}\n", "7:35", "spec.policies[0].timeout", "string",
+       "integer"},
+      {"\n  volumes:\n    - {mountPath: /d, volumeClaim: 1}\n", "7:36", "spec.volumes[0].volumeClaim", "object",
+       "integer"},
+  };
+  for (const auto& c : cases)
+    EXPECT_EQ(findingsOf(std::string(kHeader) + "spec:" + c.spec),
+              Lines{"job.yaml:" + std::string(c.at) + ": " + typeError(c.field, c.want, c.got)})
+        << c.spec;
 }
 
 // The API server lists every type error at once; the fields are left unset and decoding goes on.
