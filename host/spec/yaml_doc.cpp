@@ -62,11 +62,29 @@ class YamlToJson {
   }
 
  private:
+  static bool isPlainOrCoreTag(const std::string& tag) {
+    return tag == "?" || (tag.rfind(kCoreTagPrefix, 0) == 0 && tag != kStrTag);
+  }
+
+  // A key is typed as a value is, then made text as kubectl makes it (`yes:` is "true").
+  std::string keyName(const YAML::Node& key, SourcePos pos) {
+    if (!isPlainOrCoreTag(key.Tag())) return key.Scalar();
+    if (key.Tag() != "?") {
+      rapidjson::Value typed;
+      convertScalar(key, typed, pos);  // checks the tag (!!int abc is an error)
+    }
+    std::optional<std::string> name = plainKeyName(key.Scalar());
+    if (!name)
+      throw YamlError{pos, "mapping key " + quoted(key.Scalar()) +
+                               " is a null or an integer beyond int64, which kubectl cannot turn into a JSON "
+                               "field name; quote it to keep it as text"};
+    return *name;
+  }
+
   void convertScalar(const YAML::Node& node, rapidjson::Value& into, SourcePos pos) {
     const std::string& text = node.Scalar();
     const std::string& tag = node.Tag();
-    bool plainOrCoreTag = tag == "?" || (tag.rfind(kCoreTagPrefix, 0) == 0 && tag != kStrTag);
-    if (!plainOrCoreTag) {  // quoted, block, !!str and application tags: text
+    if (!isPlainOrCoreTag(tag)) {  // quoted, block, !!str and application tags: text
       into.SetString(text, allocator_);
       return;
     }
@@ -112,7 +130,7 @@ class YamlToJson {
         collectMergeSources(value, keyPos, mergeSources);
         continue;
       }
-      const std::string& name = key.Scalar();
+      const std::string name = keyName(key, keyPos);
       auto [first, inserted] = keyLines.emplace(name, keyPos.line);
       if (!inserted)
         throw YamlError{keyPos, "duplicate key " + quoted(name) + " (first defined on line " +
@@ -124,9 +142,10 @@ class YamlToJson {
       for (auto it = source.begin(); it != source.end(); ++it) {
         const YAML::Node key = it->first;
         const YAML::Node value = it->second;
-        if (!keyLines.emplace(key.Scalar(), 0).second) continue;
         SourcePos keyPos = positionOf(key.Mark(), out_.at(path));
-        addMember(into, key.Scalar(), value, path, valuePosition(value, keyPos), depth);
+        const std::string name = keyName(key, keyPos);
+        if (!keyLines.emplace(name, 0).second) continue;
+        addMember(into, name, value, path, valuePosition(value, keyPos), depth);
       }
     }
   }

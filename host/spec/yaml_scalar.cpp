@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -165,6 +166,40 @@ PlainScalar resolve(std::string_view text) {
   return out;
 }
 
+// Go's strconv.FormatFloat(value, 'g', -1, 32): the shortest digits that read back as the same
+// float32, as d.ddde±XX when the exponent is below -4 or at least 6, else in plain notation.
+std::string goShortestFloat32(double value) {
+  const float f = static_cast<float>(value);
+  if (std::isinf(f)) return f > 0 ? ".inf" : "-.inf";
+  if (f == 0) return std::signbit(f) ? "-0" : "0";
+  std::array<char, 32> buf{};
+  auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), std::fabs(f), std::chars_format::scientific);
+  const std::string_view scientific(buf.data(), static_cast<size_t>(end - buf.data()));  // "1.5e+06"
+  const size_t e = scientific.find('e');
+  std::string digits(scientific.substr(0, e));
+  std::erase(digits, '.');
+  std::string_view exponentText = scientific.substr(e + 1);
+  if (exponentText.front() == '+') exponentText.remove_prefix(1);
+  int exponent = 0;
+  std::from_chars(exponentText.data(), exponentText.data() + exponentText.size(), exponent);
+
+  std::string out = std::signbit(f) ? "-" : "";
+  const auto count = static_cast<int>(digits.size());
+  if (exponent < -4 || exponent >= 6) {
+    out += digits.substr(0, 1);
+    if (count > 1) out.append(".").append(digits, 1);
+    const int magnitude = std::abs(exponent);
+    out.append(exponent < 0 ? "e-" : "e+").append(magnitude < 10 ? "0" : "").append(std::to_string(magnitude));
+  } else if (exponent < 0) {
+    out.append("0.").append(static_cast<size_t>(-exponent - 1), '0').append(digits);
+  } else if (count <= exponent + 1) {
+    out.append(digits).append(static_cast<size_t>(exponent + 1 - count), '0');
+  } else {
+    out.append(digits, 0, static_cast<size_t>(exponent + 1)).append(".").append(digits, static_cast<size_t>(exponent + 1));
+  }
+  return out;
+}
+
 // Numbers with underscores, sexagesimal numbers (1:30) and timestamps (2026-01-02T03:04:05Z) are
 // not strings to a YAML 1.1 reader: quote anything that starts like a number and stays number-ish.
 bool looksNumericToYaml11(std::string_view s) {
@@ -212,6 +247,23 @@ bool plainScalarToJson(std::string_view text, rapidjson::Value& out,
     case PlainScalar::Kind::NonFinite: return false;
   }
   return false;
+}
+
+std::optional<std::string> plainKeyName(std::string_view text) {
+  PlainScalar scalar = resolve(text);
+  switch (scalar.kind) {
+    case PlainScalar::Kind::String: return std::string(text);
+    case PlainScalar::Kind::Null: return std::nullopt;
+    case PlainScalar::Kind::Bool: return scalar.boolean ? "true" : "false";
+    case PlainScalar::Kind::Int: return std::to_string(scalar.integer);
+    case PlainScalar::Kind::Uint: return std::nullopt;
+    case PlainScalar::Kind::Float: return goShortestFloat32(scalar.real);
+    case PlainScalar::Kind::NonFinite:
+      if (!isNonFiniteSyntax(text)) return std::string(text);  // beyond float64: go-yaml keeps the text
+      if (text.find_first_of("aA") != std::string_view::npos) return ".nan";  // .nan, .NaN, .NAN
+      return text.front() == '-' ? "-.inf" : ".inf";
+  }
+  return std::nullopt;
 }
 
 bool needsQuotes(std::string_view text) {

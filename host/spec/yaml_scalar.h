@@ -2,6 +2,8 @@
 // a string must be quoted so that kubectl (YAML 1.1) and YAML 1.2 readers both read it back as text.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include <rapidjson/document.h>
@@ -18,6 +20,13 @@ namespace jobhost {
 /// Returns false for .inf and .nan, which JSON cannot hold.
 bool plainScalarToJson(std::string_view text, rapidjson::Value& out,
                        rapidjson::Document::AllocatorType& allocator);
+
+/// The name kubectl gives a plain mapping key (sigs.k8s.io/yaml turns go-yaml v2's typed keys into
+/// text): booleans "true"/"false" (`yes:` is "true"), integers in decimal (`0x1F:` is "31",
+/// `1_000:` is "1000"), floats as Go's FormatFloat(v, 'g', -1, 32) (`1.50:` is "1.5", `1e6:` is
+/// "1e+06"), infinities and NaN ".inf", "-.inf", ".nan"; any other text unchanged. Nullopt for
+/// the keys kubectl refuses: null, and integers beyond int64.
+std::optional<std::string> plainKeyName(std::string_view text);
 
 /// True when `text` written as a plain scalar would not read back as the same string: empty text,
 /// YAML 1.1/1.2 null/bool/number/timestamp look-alikes (yes, on, 1_000, 1.5, 2026-01-02), leading

@@ -1,4 +1,4 @@
-// YAML -> SourceDoc: scalar typing (YAML 1.2 core schema), positions by field path, documents,
+// YAML -> SourceDoc: scalar and key typing (kubectl's, YAML 1.1), positions by field path, documents,
 // anchors and merge keys, and syntax errors with file:line:column.
 #include <gtest/gtest.h>
 
@@ -47,6 +47,29 @@ TEST(YamlDoc, ScalarTypingFollowsKubectl) {
       {"!!float 7", "7.0"},     {"!!bool yes", "true"},   {"!custom text", "\"text\""},
   };
   for (const auto& c : cases) EXPECT_EQ(asJson(std::string("v: ") + c.yaml), std::string("{\"v\":") + c.json + "}") << c.yaml;
+}
+
+// sigs.k8s.io/yaml makes go-yaml v2's typed keys text: `yes:` reaches the API server as "true".
+TEST(YamlDoc, MappingKeysAreNamedAsKubectlNamesThem) {
+  const ScalarCase cases[] = {
+      {"yes", "true"},          {"Off", "false"},         {"'yes'", "yes"},         {"\"on\"", "on"},
+      {"!!str 010", "010"},     {"0x1F", "31"},           {"010", "8"},             {"1_000", "1000"},
+      {"+7", "7"},              {"1000000", "1000000"},   {"1.50", "1.5"},          {"1e3", "1000"},
+      {"1e6", "1e+06"},         {"123456.7", "123456.7"}, {"0.0001", "0.0001"},     {"0.00001", "1e-05"},
+      {"-2.5e-7", "-2.5e-07"},  {"3.14159265358979", "3.1415927"},                   {"1e39", ".inf"},
+      {"-0.0", "-0"},           {"99999999999999999999", "1e+20"},                  {".Inf", ".inf"},
+      {"-.inf", "-.inf"},       {".NaN", ".nan"},         {"1.2.3", "1.2.3"},       {"2026-01-02", "2026-01-02"},
+      {"!!int 0x10", "16"},     {"abc", "abc"},           {"y", "true"},            {"N", "false"},
+  };
+  for (const auto& c : cases)
+    EXPECT_EQ(asJson(std::string(c.yaml) + ": v"), std::string("{\"") + c.json + "\":\"v\"}") << c.yaml;
+  EXPECT_EQ(asJson("base: &b {yes: 1}\nm:\n  <<: *b\n  true: 2\n"), R"({"base":{"true":1},"m":{"true":2}})");
+  EXPECT_EQ(errorOf("a: 1\nyes: 2\ntrue: 3\n"),
+            "t.yaml:3:1: invalid YAML: duplicate key \"true\" (first defined on line 2)");
+  EXPECT_EQ(errorOf("a:\n  18446744073709551615: x\n"),
+            "t.yaml:2:3: invalid YAML: mapping key \"18446744073709551615\" is a null or an integer beyond int64, "
+            "which kubectl cannot turn into a JSON field name; quote it to keep it as text");
+  EXPECT_EQ(errorOf("!!int abc: x\n"), "t.yaml:1:1: invalid YAML: \"abc\" is not a valid !!int");
 }
 
 TEST(YamlDoc, BlockScalarsAndFlowCollections) {
@@ -112,10 +135,10 @@ b:
   <<: *base
   image: alpine
 c:
-  <<: [{x: 1}, {x: 2, y: 2}]
+  <<: [{x: 1}, {x: 2, z: 2}]
 )"),
             R"({"base":{"image":"busybox","cmd":["sh"]},"a":{"image":"busybox","cmd":["sh"]},)"
-            R"("b":{"image":"alpine","cmd":["sh"]},"c":{"x":1,"y":2}})");
+            R"("b":{"image":"alpine","cmd":["sh"]},"c":{"x":1,"z":2}})");
 }
 
 TEST(YamlDoc, Errors) {
