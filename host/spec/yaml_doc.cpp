@@ -119,7 +119,7 @@ class YamlToJson {
 
   void convertMap(const YAML::Node& node, rapidjson::Value& into, const std::string& path, int depth) {
     into.SetObject();
-    std::unordered_map<std::string, int> keyLines;
+    std::unordered_map<std::string, KeySeen> seen;  // by name
     std::vector<YAML::Node> mergeSources;
     for (auto it = node.begin(); it != node.end(); ++it) {
       const YAML::Node key = it->first;  // copies: the iterator hands out temporaries
@@ -131,10 +131,8 @@ class YamlToJson {
         continue;
       }
       const std::string name = keyName(key, keyPos);
-      auto [first, inserted] = keyLines.emplace(name, keyPos.line);
-      if (!inserted)
-        throw YamlError{keyPos, "duplicate key " + quoted(name) + " (first defined on line " +
-                                    std::to_string(first->second) + ")"};
+      auto [first, inserted] = seen.emplace(name, KeySeen{keyPos.line, key.Scalar()});
+      if (!inserted) throw YamlError{keyPos, duplicateKeyMessage(name, first->second, key.Scalar())};
       addMember(into, name, value, path, valuePosition(value, keyPos), depth);
     }
     // Merged entries never override explicit keys, and earlier sources win over later ones.
@@ -144,7 +142,7 @@ class YamlToJson {
         const YAML::Node value = it->second;
         SourcePos keyPos = positionOf(key.Mark(), out_.at(path));
         const std::string name = keyName(key, keyPos);
-        if (!keyLines.emplace(name, 0).second) continue;
+        if (!seen.emplace(name, KeySeen{}).second) continue;
         addMember(into, name, value, path, valuePosition(value, keyPos), depth);
       }
     }
@@ -155,6 +153,18 @@ class YamlToJson {
     rapidjson::Value child;
     convert(value, child, childPath(path, name), pos, depth + 1);
     into.AddMember(rapidjson::Value(name, allocator_), std::move(child), allocator_);
+  }
+
+  struct KeySeen {
+    int line = 0;
+    std::string text;  // as written
+  };
+
+  static std::string duplicateKeyMessage(const std::string& name, const KeySeen& first, const std::string& text) {
+    std::string message = "duplicate key " + quoted(name) + " (first defined on line " + std::to_string(first.line) + ")";
+    if (first.text == name && text == name) return message;
+    return message + ": kubectl names the keys " + quoted(first.text) + " and " + quoted(text) + " both " +
+           quoted(name) + "; quote a key to keep it as text";
   }
 
   static void collectMergeSources(const YAML::Node& value, SourcePos pos, std::vector<YAML::Node>& out) {

@@ -71,12 +71,37 @@ bool isNonFiniteSyntax(std::string_view s) {
   return s == ".nan" || s == ".NaN" || s == ".NAN";
 }
 
+// `number` (float syntax) is beyond double's range: true when too large, false when too small.
+bool beyondDoubleMax(std::string_view number) {
+  const size_t e = number.find_first_of("eE");
+  const std::string_view mantissa = number.substr(0, e);
+  int64_t exponent = 0;
+  if (e != std::string_view::npos) {
+    std::string_view text = withoutPlusSign(number.substr(e + 1));
+    const bool negative = !text.empty() && text[0] == '-';
+    if (negative) text.remove_prefix(1);
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), exponent);
+    if (ec != std::errc()) exponent = int64_t{1} << 40;  // absurdly long: its sign decides
+    if (negative) exponent = -exponent;
+  }
+  const size_t first = mantissa.find_first_of("123456789");
+  if (first == std::string_view::npos) return false;
+  const size_t dot = std::min(mantissa.find('.'), mantissa.size());
+  // The decimal order of magnitude, up to one: what separates too large from too small.
+  const int64_t order = dot > first ? static_cast<int64_t>(dot - first) : -static_cast<int64_t>(first - dot);
+  return order + exponent > 0;
+}
+
+// As go-yaml v2 (strconv.ParseFloat): a number beyond double's range is text, one too small is 0.
 PlainScalar resolveFloat(std::string_view text) {
   PlainScalar out;
   std::string_view number = withoutPlusSign(text);
   auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), out.real);
-  out.kind = ec == std::errc() && end == number.data() + number.size() ? PlainScalar::Kind::Float
-                                                                         : PlainScalar::Kind::NonFinite;
+  if (ec == std::errc::result_out_of_range) {
+    if (beyondDoubleMax(number)) return {};
+    out.real = number[0] == '-' ? -0.0 : 0.0;
+  }
+  out.kind = PlainScalar::Kind::Float;
   return out;
 }
 
@@ -259,7 +284,6 @@ std::optional<std::string> plainKeyName(std::string_view text) {
     case PlainScalar::Kind::Uint: return std::nullopt;
     case PlainScalar::Kind::Float: return goShortestFloat32(scalar.real);
     case PlainScalar::Kind::NonFinite:
-      if (!isNonFiniteSyntax(text)) return std::string(text);  // beyond float64: go-yaml keeps the text
       if (text.find_first_of("aA") != std::string_view::npos) return ".nan";  // .nan, .NaN, .NAN
       return text.front() == '-' ? "-.inf" : ".inf";
   }

@@ -16,7 +16,8 @@ namespace jobhost {
 /// is JSON true); from a leading digit or sign, numbers once underscores are dropped (1_000 is
 /// 1000): integers as Go's ParseInt base 0 (0x hex, 0o and leading-zero octal, 0b binary), floats;
 /// a leading-dot float (.5); anything else (timestamps included) is a string. Decimal integers
-/// beyond 64 bits become floats; oversized hex/octal stay strings (kubectl does the same).
+/// beyond 64 bits become floats; oversized hex/octal and numbers beyond double's range (1e999)
+/// stay strings, numbers too small for a double (1e-999) are 0 (kubectl does the same).
 /// Returns false for .inf and .nan, which JSON cannot hold.
 bool plainScalarToJson(std::string_view text, rapidjson::Value& out,
                        rapidjson::Document::AllocatorType& allocator);

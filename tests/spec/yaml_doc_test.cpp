@@ -45,6 +45,8 @@ TEST(YamlDoc, ScalarTypingFollowsKubectl) {
       {"1_000", "1000"},       {"-1_0.5", "-10.5"},      {"0X1F", "31"},          {"0B101", "5"},
       {"_1", "\"_1\""},         {"2026-01-02", "\"2026-01-02\""},                   {"1.2.3", "\"1.2.3\""},   {"abc", "\"abc\""},      {"!!int 7", "7"},
       {"!!float 7", "7.0"},     {"!!bool yes", "true"},   {"!custom text", "\"text\""},
+      {"1e999", "\"1e999\""},   {"-1_0e999", "\"-1_0e999\""},                       {"1e-999", "0.0"},
+      {"-.5e-999", "-0.0"},
   };
   for (const auto& c : cases) EXPECT_EQ(asJson(std::string("v: ") + c.yaml), std::string("{\"v\":") + c.json + "}") << c.yaml;
 }
@@ -59,13 +61,17 @@ TEST(YamlDoc, MappingKeysAreNamedAsKubectlNamesThem) {
       {"-2.5e-7", "-2.5e-07"},  {"3.14159265358979", "3.1415927"},                   {"1e39", ".inf"},
       {"-0.0", "-0"},           {"99999999999999999999", "1e+20"},                  {".Inf", ".inf"},
       {"-.inf", "-.inf"},       {".NaN", ".nan"},         {"1.2.3", "1.2.3"},       {"2026-01-02", "2026-01-02"},
-      {"!!int 0x10", "16"},     {"abc", "abc"},           {"y", "true"},            {"N", "false"},
+      {"1e999", "1e999"},       {"1e-999", "0"},          {"!!int 0x10", "16"},     {"abc", "abc"},           {"y", "true"},            {"N", "false"},
   };
   for (const auto& c : cases)
     EXPECT_EQ(asJson(std::string(c.yaml) + ": v"), std::string("{\"") + c.json + "\":\"v\"}") << c.yaml;
   EXPECT_EQ(asJson("base: &b {yes: 1}\nm:\n  <<: *b\n  true: 2\n"), R"({"base":{"true":1},"m":{"true":2}})");
   EXPECT_EQ(errorOf("a: 1\nyes: 2\ntrue: 3\n"),
-            "t.yaml:3:1: invalid YAML: duplicate key \"true\" (first defined on line 2)");
+            "t.yaml:3:1: invalid YAML: duplicate key \"true\" (first defined on line 2): kubectl names the keys "
+            "\"yes\" and \"true\" both \"true\"; quote a key to keep it as text");
+  EXPECT_EQ(errorOf("{y: 1, on: 2}"),
+            "t.yaml:1:8: invalid YAML: duplicate key \"true\" (first defined on line 1): kubectl names the keys "
+            "\"y\" and \"on\" both \"true\"; quote a key to keep it as text");
   EXPECT_EQ(errorOf("a:\n  18446744073709551615: x\n"),
             "t.yaml:2:3: invalid YAML: mapping key \"18446744073709551615\" is a null or an integer beyond int64, "
             "which kubectl cannot turn into a JSON field name; quote it to keep it as text");
