@@ -208,7 +208,8 @@ bool Controller::podUpdated(const ClusterEvent& ev, Request& req) {
   if (entry) {
     const PodRecord* cached = entry->findPod(pod.name());
     if (cached && sameIdentity(*cached, pod, *facts)) {
-      record = entry->updatePodProgress(pod.name(), progressOf(pod, *facts));
+      entry->updatePodProgress(pod.name(), *cached, progressOf(pod, *facts));
+      record = cached;
     } else if (entry->updatePod(pod.name(), recordOf(pod, *facts))) {
       record = entry->findPod(pod.name());
     }

@@ -145,18 +145,15 @@ bool JobEntry::updatePod(const std::string& name, PodRecord record) {
   return true;
 }
 
-const PodRecord* JobEntry::updatePodProgress(const std::string& name, const PodRecord& progress) {
-  auto it = pods_.find(name);
-  if (it == pods_.end()) return nullptr;
-  PodRecord& r = it->second;
-  accountProgress(it->first, r, -1);
+void JobEntry::updatePodProgress(const std::string& name, const PodRecord& cached, const PodRecord& progress) {
+  PodRecord& r = const_cast<PodRecord&>(cached);  // findPod's record of this entry: ours to change
+  accountProgress(name, r, -1);
   r.phase = progress.phase;
   r.terminating = progress.terminating;
   r.outOfSync = progress.outOfSync;
   r.allReady = progress.allReady;
   r.restarts = progress.restarts;
-  accountProgress(it->first, r, +1);
-  return &r;
+  accountProgress(name, r, +1);
 }
 
 bool JobEntry::removePod(const std::string& name) {

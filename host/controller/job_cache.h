@@ -79,9 +79,9 @@ class JobEntry {
 
   bool addPod(const std::string& name, PodRecord record);     // false: already cached
   bool updatePod(const std::string& name, PodRecord record);  // false: not cached
-  /// updatePod for a cached pod whose uid, task and partition are unchanged: moves only its
-  /// phase, flags and restarts (no string copies on the hot event path). Returns the record.
-  const PodRecord* updatePodProgress(const std::string& name, const PodRecord& progress);
+  /// updatePod for the cached pod `cached` (from findPod(name)) whose uid, task and partition are
+  /// unchanged: moves only its phase, flags and restarts (no lookup, no string copies).
+  void updatePodProgress(const std::string& name, const PodRecord& cached, const PodRecord& progress);
   bool removePod(const std::string& name);                    // false: not cached
   const PodRecord* findPod(const std::string& name) const;
   const std::unordered_map<std::string, PodRecord>& pods() const { return pods_; }

@@ -22,6 +22,22 @@ JobStatus& scratchStatus() {
   return status;
 }
 
+/// A sync's working lists, one set per thread, cleared (not freed) by each sync.
+struct SyncScratch {
+  std::vector<PhaseCounts> perTask;
+  std::vector<PodSlot> missing;
+  std::vector<std::pair<size_t, Pod*>> toCreate;
+  std::vector<const std::string*> toDelete;
+};
+SyncScratch& syncScratch(size_t tasks) {
+  thread_local SyncScratch scratch;
+  scratch.perTask.assign(tasks, PhaseCounts{});
+  scratch.missing.clear();
+  scratch.toCreate.clear();
+  scratch.toDelete.clear();
+  return scratch;
+}
+
 /// Sets `out` to Volcano's TaskStatusCount of these per-task counters: only the tasks and phases
 /// that have pods, tasks of one name summed. Nodes already in `out` are reused.
 void setTaskStatusCount(std::map<std::string, TaskState>& out, const JobSpec& spec, const std::vector<PhaseCounts>& perTask) {
@@ -228,11 +244,8 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
   next.runningDurationMs.reset();
   next.controlledResources.clear();
   next.conditions.clear();
-  std::vector<PhaseCounts> perTask(job.spec.tasks.size());
-  std::vector<PodSlot> missing;
+  auto& [perTask, missing, toCreate, toDelete] = syncScratch(job.spec.tasks.size());
   std::vector<Pod> built;  // the missing pods, built; those to create are moved out of it
-  std::vector<std::pair<size_t, Pod*>> toCreate;
-  std::vector<const std::string*> toDelete;
   for (size_t i = 0; i < job.spec.tasks.size(); ++i) {
     const TaskCounts& counts = entry.taskCounts(i);
     next.terminating += counts.terminating;
@@ -261,8 +274,8 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
   }
   int creationErrors = 0;
   std::string creationMessage;
+  PodState created;  // reused: its storage is kept from pod to pod
   for (auto& [taskIndex, pod] : toCreate) {
-    PodState created;
     ClusterStatus st = backend_.createPod(std::move(*pod), &created);
     if (st.code == ClusterErrc::AlreadyExists) continue;
     if (!st.ok()) {

@@ -106,7 +106,7 @@ bool WorkerPool::enqueue(Worker& w, const Request& request) {
     }
   }
   increment();
-  if (w.processing && w.processing->req == req->req) return false;  // re-queued when its processing is done
+  if (w.processing && w.processing->hash == hash && w.processing->req == req->req) return false;  // re-queued when its processing is done
   w.queue.push_back(req);
   return true;
 }

@@ -115,7 +115,7 @@ class WorkerPool {
     using is_transparent = void;
     size_t operator()(const Queued* r) const { return r->hash; }
     size_t operator()(const Probe& p) const { return p.hash; }
-    bool operator()(const Queued* a, const Queued* b) const { return a->hash == b->hash && a->req == b->req; }
+    bool operator()(const Queued* a, const Queued* b) const { return a == b || (a->hash == b->hash && a->req == b->req); }
     bool operator()(const Probe& a, const Queued* b) const { return a.hash == b->hash && a.req == b->req; }
     bool operator()(const Queued* a, const Probe& b) const { return (*this)(b, a); }
   };

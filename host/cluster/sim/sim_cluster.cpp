@@ -122,8 +122,9 @@ ClusterStatus SimCluster::createPod(Pod pod, PodState* created) {
   for (const auto& c : object->spec.containers) sp.state.status.containerStatuses.push_back(ContainerStatus{c.name, false, 0, false, {}, {}});
   // In name order, as the kubelet lists them: status 0 (whose exit code Volcano reads) is the
   // alphabetically first container, and the script's exitCode goes to it.
-  std::stable_sort(sp.state.status.containerStatuses.begin(), sp.state.status.containerStatuses.end(),
-                   [](const ContainerStatus& a, const ContainerStatus& b) { return a.name < b.name; });
+  auto& statuses = sp.state.status.containerStatuses;
+  if (statuses.size() > 1)
+    std::stable_sort(statuses.begin(), statuses.end(), [](const ContainerStatus& a, const ContainerStatus& b) { return a.name < b.name; });
   sp.state.resourceVersion = ++resourceVersion_;
   sp.request = requestOf(*object);
   sp.behaviour = behaviour_(*object, incarnation);  // set before any pod exists
