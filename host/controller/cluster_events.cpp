@@ -1,6 +1,8 @@
 // Cluster events to cache updates and requests, as Volcano's informer handlers do (spec §1):
 // pod added/updated/deleted, PodGroup phase changes, and the echo of the controller's job writes.
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -12,7 +14,33 @@ namespace {
 
 /// Annotation and label keys as strings, so map lookups on the event path do not allocate.
 const std::string kPartitionKey(keys::PartitionId), kVolcanoPrefix("volcano.sh/");
-constexpr std::string_view kJobApiVersion = "batch.volcano.sh/v1alpha1";
+
+/// A string constant whose length is known at compile time (without the terminating NUL).
+template <size_t N>
+struct Literal {
+  constexpr Literal(const char (&text)[N + 1]) { std::copy_n(text, N, bytes); }
+  constexpr Literal(std::string_view text) { std::copy_n(text.begin(), N, bytes); }  // text.size() == N
+  char bytes[N];
+};
+template <size_t M>
+Literal(const char (&)[M]) -> Literal<M - 1>;
+constexpr Literal kPrefix{"volcano.sh/"};  // kVolcanoPrefix
+constexpr Literal kJobKind{"Job"};
+constexpr Literal kJobApiVersion{"batch.volcano.sh/v1alpha1"};
+constexpr Literal<keys::TaskSpec.size()> kTaskSpec{keys::TaskSpec};
+constexpr Literal<keys::JobName.size()> kJobName{keys::JobName};
+constexpr Literal<keys::JobVersion.size()> kJobVersion{keys::JobVersion};
+constexpr Literal<keys::OutOfSyncMarker.size()> kOutOfSync{keys::OutOfSyncMarker};
+
+/// Whether `text` starts with / is `lit`: a memcmp of constant length, which the compiler inlines.
+template <Literal lit>
+bool startsWith(const std::string& text) {
+  return text.size() >= sizeof(lit.bytes) && std::memcmp(text.data(), lit.bytes, sizeof(lit.bytes)) == 0;
+}
+template <Literal lit>
+bool is(const std::string& text) {
+  return text.size() == sizeof(lit.bytes) && std::memcmp(text.data(), lit.bytes, sizeof(lit.bytes)) == 0;
+}
 
 /// The parts of a pod the handlers need; nullopt when it is not a Volcano job's pod. The strings
 /// point into the pod, which outlives the facts.
@@ -45,20 +73,21 @@ std::optional<PodFacts> factsOf(const Pod& pod) {
       owner = &ref;
       break;
     }
-  if (!owner || owner->kind != "Job" || owner->apiVersion != kJobApiVersion) return std::nullopt;
-  // One pass over the "volcano.sh/" annotations (a sorted map) instead of a lookup per key.
+  if (!owner || !is<kJobKind>(owner->kind) || !is<kJobApiVersion>(owner->apiVersion)) return std::nullopt;
+  // One pass over the "volcano.sh/" annotations (a sorted map) instead of a lookup per key,
+  // comparing with fixed-length compares the compiler inlines.
   const auto& ann = pod.metadata.annotations;
   const std::string *task = nullptr, *job = nullptr, *version = nullptr;
   PodFacts facts;
-  for (auto it = ann.lower_bound(kVolcanoPrefix); it != ann.end() && it->first.starts_with(kVolcanoPrefix); ++it) {
-    const std::string_view key = it->first;
-    if (key == keys::TaskSpec)
+  for (auto it = ann.lower_bound(kVolcanoPrefix); it != ann.end() && startsWith<kPrefix>(it->first); ++it) {
+    const std::string& key = it->first;
+    if (is<kTaskSpec>(key))
       task = &it->second;
-    else if (key == keys::JobName)
+    else if (is<kJobName>(key))
       job = &it->second;
-    else if (key == keys::JobVersion)
+    else if (is<kJobVersion>(key))
       version = &it->second;
-    else if (key == keys::OutOfSyncMarker)
+    else if (is<kOutOfSync>(key))
       facts.outOfSync = true;
   }
   if (!task || !job || !version) return std::nullopt;
@@ -174,8 +203,8 @@ void Controller::useLanes(LaneSource& source) {
 }
 
 void Controller::applyEvents(size_t worker, const std::vector<ClusterEvent>& events) {
-  Request& req = eventRequests_[worker];  // reused: its strings keep their storage
   for (const ClusterEvent& ev : events) {
+    Request& req = pool_.draft(worker);  // built in its queue slot, whose strings keep their storage
     bool made = false;
     switch (ev.type) {
       case ClusterEvent::Type::PodAdded: made = podAdded(ev.pod, req); break;
@@ -187,7 +216,7 @@ void Controller::applyEvents(size_t worker, const std::vector<ClusterEvent>& eve
         made = true;
         break;
     }
-    if (made) pool_.add(worker, req);
+    if (made) pool_.addDraft(worker);
   }
 }
 

@@ -46,8 +46,7 @@ Controller::Controller(const ControllerConfig& config, Clock& clock, ClusterBack
       cache_(static_cast<size_t>(config.workers > 0 ? config.workers : 1)),
       actions_(backend, plugins, clock, [this](JobEntry& e, JobPhase previous) { onStatusWritten(e, previous); }),
       pool_(static_cast<size_t>(config.workers > 0 ? config.workers : 1), clock),
-      inflight_(pool_.size()),
-      eventRequests_(pool_.size()) {
+      inflight_(pool_.size()) {
   backend_.setListener(this);
 }
 

@@ -152,7 +152,6 @@ class Controller final : private ClusterListener {
   JobActions actions_;
   WorkerPool pool_;
   std::vector<InFlight> inflight_;       // by worker
-  std::vector<Request> eventRequests_;   // by worker: applyEvents' scratch request
   std::vector<std::vector<ClusterEvent>> laneEvents_;  // by worker: the events it took from its lane
   std::shared_ptr<Lifeline> lifeline_ = std::make_shared<Lifeline>();
   std::atomic<uint64_t> uidSeq_{0};

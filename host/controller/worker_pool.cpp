@@ -98,6 +98,10 @@ bool WorkerPool::enqueue(Worker& w, const Request& request) {
   if (w.dirty.contains(Probe{request, hash})) return false;
   Queued* req = takeSlot(w);
   req->set(request, hash);
+  return enqueueSlot(w, req);
+}
+
+bool WorkerPool::enqueueSlot(Worker& w, RequestPtr req) {
   w.dirty.insert(req);
   if (rounds_) {
     if (auto it = w.deferred.find(req->jobHash); it != w.deferred.end()) {
@@ -106,7 +110,7 @@ bool WorkerPool::enqueue(Worker& w, const Request& request) {
     }
   }
   increment();
-  if (w.processing && w.processing->hash == hash && w.processing->req == req->req) return false;  // re-queued when its processing is done
+  if (w.processing && w.processing->hash == req->hash && w.processing->req == req->req) return false;  // re-queued when its processing is done
   w.queue.push_back(req);
   return true;
 }
@@ -115,6 +119,26 @@ void WorkerPool::add(size_t worker, const Request& request) {
   Worker& w = *workers_[worker];
   std::lock_guard lock(w.mutex);
   if (enqueue(w, request)) scheduleDrain(w);
+}
+
+Request& WorkerPool::draft(size_t worker) {
+  Worker& w = *workers_[worker];
+  if (!w.draft) {
+    std::lock_guard lock(w.mutex);
+    w.draft = takeSlot(w);
+  }
+  return w.draft->req;
+}
+
+void WorkerPool::addDraft(size_t worker) {
+  Worker& w = *workers_[worker];
+  std::lock_guard lock(w.mutex);
+  Queued* req = w.draft;
+  req->hash = RequestHash{}(req->req);
+  if (w.dirty.contains(Probe{req->req, req->hash})) return;
+  req->jobHash = ObjectKeyHash{}(ObjectRef{req->req.namespace_, req->req.jobName});
+  w.draft = nullptr;
+  if (enqueueSlot(w, req)) scheduleDrain(w);
 }
 
 void WorkerPool::defer(Worker& w, RequestPtr req) {

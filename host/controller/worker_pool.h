@@ -60,6 +60,12 @@ class WorkerPool {
   void add(const Request& req) { add(workerOf(req), req); }
   /// add() of a request that belongs to worker `worker`.
   void add(size_t worker, const Request& req);
+  /// The request worker `worker`'s event handling builds next, in place in a queue slot so that
+  /// adding it copies nothing: set every field (it holds an old request's), then addDraft(). Only
+  /// the thread handling that worker's events may use it.
+  Request& draft(size_t worker);
+  /// add() of worker `worker`'s draft; a duplicate stays the draft, to be overwritten.
+  void addDraft(size_t worker);
   /// AddRateLimited: counts a failure and adds the request after its backoff. As client-go's
   /// delaying queue, a request already waiting keeps the earlier of the two ready times.
   void addRateLimited(const Request& req);
@@ -155,6 +161,7 @@ class WorkerPool {
     bool drainScheduled = false;
     std::vector<std::unique_ptr<Queued>> slots;  // every slot this worker made
     std::vector<Queued*> freeSlots;
+    Queued* draft = nullptr;  // see draft()
   };
 
   size_t workerOf(const Request& req) const { return jobKeyHash(req) % workers_.size(); }
@@ -167,6 +174,7 @@ class WorkerPool {
   void finishProcessing(Worker& w, bool reuse);  // after w.processing was handled (or abandoned: not reused)
   void scheduleDrain(Worker& w);  // w.mutex held
   bool enqueue(Worker& w, const Request& request);  // w.mutex held; true when queued (drain to schedule)
+  bool enqueueSlot(Worker& w, RequestPtr req);     // enqueue() of a filled slot not yet in `dirty`
   void defer(Worker& w, RequestPtr req);  // w.mutex held
   void idle(Worker& w);                   // rounds: on w's thread once its queue ran empty
   /// Rounds, w's round having run out of requests: its idle hook (events that queue requests) or,
