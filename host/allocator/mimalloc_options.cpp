@@ -3,7 +3,9 @@
 #include <cstdint>
 #include <cstring>
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <mimalloc.h>
 
@@ -25,8 +27,20 @@ void setUnlessInEnvironment(char** envp, const char* variable, mi_option_t optio
 // the controller's cycles (perf, controller_bench). Segments taken from an arena go back to it
 // instead. The arena is address space only (MAP_NORESERVE): memory is committed page by page on
 // first touch, in 2 MiB pages where transparent huge pages allow. Past its 8 GiB mimalloc maps
-// from the OS as before; if the space cannot be reserved (a ulimit -v), nothing changes.
+// from the OS as before; if the space cannot be reserved (a ulimit -v), nothing changes. Under
+// strict overcommit (vm.overcommit_memory=2) MAP_NORESERVE is ignored and the whole arena would be
+// charged against the commit limit, so there is no arena there.
+bool strictOvercommit() {
+  const int fd = open("/proc/sys/vm/overcommit_memory", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char mode = '0';
+  const bool read1 = read(fd, &mode, 1) == 1;
+  close(fd);
+  return read1 && mode == '2';
+}
+
 void giveArena() {
+  if (strictOvercommit()) return;
   constexpr size_t kAlign = size_t{64} << 20;  // mimalloc's arena block (segment) alignment
   constexpr size_t kSize = size_t{8} << 30;
   void* mapped = mmap(nullptr, kSize + kAlign, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
