@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstring>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "host/controller/controller.h"
@@ -12,25 +13,28 @@
 namespace jobhost {
 namespace {
 
-/// Annotation and label keys as strings, so map lookups on the event path do not allocate.
-const std::string kPartitionKey(keys::PartitionId), kVolcanoPrefix("volcano.sh/");
-
 /// A string constant whose length is known at compile time (without the terminating NUL).
 template <size_t N>
 struct Literal {
   constexpr Literal(const char (&text)[N + 1]) { std::copy_n(text, N, bytes); }
-  constexpr Literal(std::string_view text) { std::copy_n(text.begin(), N, bytes); }  // text.size() == N
+  constexpr Literal(std::string_view text) {
+    if (text.size() != N) throw std::length_error("Literal: size mismatch");  // a compile error in constexpr
+    std::copy_n(text.begin(), N, bytes);
+  }
   char bytes[N];
 };
 template <size_t M>
 Literal(const char (&)[M]) -> Literal<M - 1>;
-constexpr Literal kPrefix{"volcano.sh/"};  // kVolcanoPrefix
+constexpr Literal kPrefix{"volcano.sh/"};
 constexpr Literal kJobKind{"Job"};
 constexpr Literal kJobApiVersion{"batch.volcano.sh/v1alpha1"};
 constexpr Literal<keys::TaskSpec.size()> kTaskSpec{keys::TaskSpec};
 constexpr Literal<keys::JobName.size()> kJobName{keys::JobName};
 constexpr Literal<keys::JobVersion.size()> kJobVersion{keys::JobVersion};
 constexpr Literal<keys::OutOfSyncMarker.size()> kOutOfSync{keys::OutOfSyncMarker};
+
+/// Annotation and label keys as strings, so map lookups on the event path do not allocate.
+const std::string kPartitionKey(keys::PartitionId), kVolcanoPrefix(kPrefix.bytes, sizeof(kPrefix.bytes));
 
 /// Whether `text` starts with / is `lit`: a memcmp of constant length, which the compiler inlines.
 template <Literal lit>

@@ -79,7 +79,11 @@ void WorkerPool::scheduleDrain(Worker& w) {
 
 void WorkerPool::Queued::set(const Request& r, size_t requestHash) {
   req = r;  // copy-assigned: the slot's strings keep their storage
-  jobHash = ObjectKeyHash{}(ObjectRef{r.namespace_, r.jobName});
+  stamp(requestHash);
+}
+
+void WorkerPool::Queued::stamp(size_t requestHash) {
+  jobHash = ObjectKeyHash{}(ObjectRef{req.namespace_, req.jobName});
   hash = requestHash;
 }
 
@@ -134,9 +138,9 @@ void WorkerPool::addDraft(size_t worker) {
   Worker& w = *workers_[worker];
   std::lock_guard lock(w.mutex);
   Queued* req = w.draft;
-  req->hash = RequestHash{}(req->req);
-  if (w.dirty.contains(Probe{req->req, req->hash})) return;
-  req->jobHash = ObjectKeyHash{}(ObjectRef{req->req.namespace_, req->req.jobName});
+  const size_t hash = RequestHash{}(req->req);
+  if (w.dirty.contains(Probe{req->req, hash})) return;
+  req->stamp(hash);
   w.draft = nullptr;
   if (enqueueSlot(w, req)) scheduleDrain(w);
 }

@@ -107,6 +107,7 @@ class WorkerPool {
   /// storage.
   struct Queued {
     void set(const Request& r, size_t requestHash);
+    void stamp(size_t requestHash);  // the hashes of `req` as it is
     Request req;
     size_t jobHash = 0;  // rounds: a job is known by this hash (a collision only defers a request a round)
     size_t hash = 0;
