@@ -214,18 +214,17 @@ ObjectRef JobCache::refOf(std::string_view key) {
   return {key.substr(0, slash), key.substr(slash + 1)};
 }
 
-JobCache::Shard& JobCache::shardOf(ObjectRef ref) const { return shards_[jobKeyHash(ref.ns, ref.name) % shards_.size()]; }
-
-std::shared_ptr<JobEntry> JobCache::find(ObjectRef ref) const {
-  Shard& shard = shardOf(ref);
+std::shared_ptr<JobEntry> JobCache::find(const HashedRef& key) const {
+  Shard& shard = shardOf(key);
   std::lock_guard lock(shard.mutex);
-  auto it = shard.entries.find(ref);
+  auto it = shard.entries.find(key);
   return it == shard.entries.end() ? nullptr : it->second;
 }
 
 JobCache::Locked JobCache::lockExisting(ObjectRef ref) const {
+  const HashedRef key(ref);
   for (;;) {
-    auto entry = find(ref);
+    auto entry = find(key);
     if (!entry) return {};
     std::unique_lock lock(entry->mutex);
     if (!entry->erased) return {std::move(entry), std::move(lock)};
@@ -233,16 +232,17 @@ JobCache::Locked JobCache::lockExisting(ObjectRef ref) const {
 }
 
 JobCache::Locked JobCache::lockOrCreate(ObjectRef ref) {
-  Shard& shard = shardOf(ref);
+  const HashedRef key(ref);
+  Shard& shard = shardOf(key);
   for (;;) {
     std::shared_ptr<JobEntry> entry;
     {
       std::lock_guard lock(shard.mutex);
-      auto it = shard.entries.find(ref);
+      auto it = shard.entries.find(key);
       if (it == shard.entries.end()) {
-        std::string key = objectKey(ref.ns, ref.name);
-        auto made = std::make_shared<JobEntry>(key);
-        it = shard.entries.emplace(std::move(key), std::move(made)).first;
+        std::string joined = objectKey(ref.ns, ref.name);
+        auto made = std::make_shared<JobEntry>(joined);
+        it = shard.entries.emplace(std::move(joined), std::move(made)).first;
       }
       entry = it->second;
     }
@@ -252,9 +252,10 @@ JobCache::Locked JobCache::lockOrCreate(ObjectRef ref) {
 }
 
 void JobCache::eraseIfEmpty(ObjectRef ref) {
-  Shard& shard = shardOf(ref);
+  const HashedRef key(ref);
+  Shard& shard = shardOf(key);
   std::lock_guard lock(shard.mutex);
-  auto it = shard.entries.find(ref);
+  auto it = shard.entries.find(key);
   if (it == shard.entries.end()) return;
   const std::shared_ptr<JobEntry> entry = it->second;  // outlives its lock below
   std::lock_guard entryLock(entry->mutex);

@@ -18,6 +18,7 @@
 #include "host/common/object_key.h"
 #include "host/controller/clock.h"
 #include "host/controller/entry_lock.h"
+#include "host/controller/request.h"
 #include "jobhost/job.h"
 
 namespace jobhost {
@@ -177,14 +178,33 @@ class JobCache {
   void eraseIfEmpty(std::string_view key) { eraseIfEmpty(refOf(key)); }
 
  private:
+  /// A job's key as two parts with their jobKeyHash, computed once per lookup: it picks the shard
+  /// and is the shard map's hash.
+  struct HashedRef {
+    explicit HashedRef(ObjectRef r) : ref(r), hash(jobKeyHash(r.ns, r.name)) {}
+    ObjectRef ref;
+    uint32_t hash;
+  };
+  /// Hash and equality of the shard maps, keyed by "ns/name" strings and searched with a HashedRef.
+  struct KeyHash {
+    using is_transparent = void;
+    size_t operator()(const HashedRef& key) const { return key.hash; }
+    size_t operator()(std::string_view key) const { return HashedRef(refOf(key)).hash; }
+  };
+  struct KeyEqual {
+    using is_transparent = void;
+    bool operator()(std::string_view a, std::string_view b) const { return a == b; }
+    bool operator()(const HashedRef& a, std::string_view b) const { return ObjectKeyEqual{}(a.ref, b); }
+    bool operator()(std::string_view a, const HashedRef& b) const { return ObjectKeyEqual{}(b.ref, a); }
+  };
   struct Shard {
     mutable std::mutex mutex;
-    boost::unordered_flat_map<std::string, std::shared_ptr<JobEntry>, ObjectKeyHash, ObjectKeyEqual> entries;  // by job key
+    boost::unordered_flat_map<std::string, std::shared_ptr<JobEntry>, KeyHash, KeyEqual> entries;  // by job key
   };
   /// A job key split at its first '/' (namespaces and job names have none).
   static ObjectRef refOf(std::string_view key);
-  Shard& shardOf(ObjectRef ref) const;
-  std::shared_ptr<JobEntry> find(ObjectRef ref) const;
+  Shard& shardOf(const HashedRef& key) const { return shards_[key.hash % shards_.size()]; }
+  std::shared_ptr<JobEntry> find(const HashedRef& key) const;
 
   mutable std::vector<Shard> shards_;
 };

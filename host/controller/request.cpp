@@ -1,15 +1,7 @@
-// Request hashing (for the work queue's dedup sets) and Go-compatible FNV-1 32-bit.
+// Request hashing for the work queue's dedup sets.
 #include "host/controller/request.h"
 
 namespace jobhost {
-
-uint32_t fnv1Hash32(std::string_view text, uint32_t hash) {
-  for (unsigned char c : text) {
-    hash *= 16777619u;
-    hash ^= c;
-  }
-  return hash;
-}
 
 size_t RequestHash::operator()(const Request& r) const {
   // Enough fields to spread requests; equality compares them all.

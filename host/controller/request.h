@@ -38,7 +38,13 @@ struct RequestHash {
 
 /// Go's hash/fnv New32 (FNV-1, not FNV-1a) over the bytes of `text`; pass a previous result as
 /// `hash` to continue it over more bytes.
-uint32_t fnv1Hash32(std::string_view text, uint32_t hash = 2166136261u);
+inline uint32_t fnv1Hash32(std::string_view text, uint32_t hash = 2166136261u) {
+  for (unsigned char c : text) {
+    hash *= 16777619u;
+    hash ^= c;
+  }
+  return hash;
+}
 
 /// fnv1Hash32 of the job key "ns/name" without building the key: what routes a job to its worker.
 inline uint32_t jobKeyHash(std::string_view ns, std::string_view name) {

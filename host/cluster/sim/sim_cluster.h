@@ -160,6 +160,7 @@ class SimCluster final : public ClusterBackend, public LaneSource {
     std::map<TimeMs, std::vector<Due>> timeline;  // scripted transitions not yet due
     std::vector<Due> due;                         // transitions due now
     std::vector<ClusterEvent> events;
+    size_t eventsHighWater = 0;  // the most events one take has handed over
   };
   /// Where a pod or PodGroup lives (its lane; -1 once deleted) and, for pods, how many times a pod
   /// of that name was created. Sharded by name so lookups from different workers rarely contend.

@@ -183,11 +183,14 @@ bool SimCluster::takeLane(size_t index, std::vector<ClusterEvent>& out) {
   for (const auto& d : due) applyDue(lane, d);
   const bool any = !due.empty() || !lane.events.empty();
   delivered_.fetch_add(lane.events.size());
+  lane.eventsHighWater = std::max(lane.eventsHighWater, lane.events.size());
   if (out.empty())
     out.swap(lane.events);
   else
     out.insert(out.end(), std::make_move_iterator(lane.events.begin()), std::make_move_iterator(lane.events.end()));
   lane.events.clear();
+  // Room for the largest take so far: growing the vector while emitting moved every event in it.
+  lane.events.reserve(lane.eventsHighWater);
   return any;
 }
 
