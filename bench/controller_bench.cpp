@@ -79,7 +79,7 @@ BENCHMARK(BM_OneJobCostPerPod)
     ->Arg(10)->Arg(100)->Arg(1000)->Arg(10'000)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
-    ->Repetitions(3)  // the small jobs are short and noisy on a shared machine: report the mean
+    ->Repetitions(3)  // the small jobs are short and noisy on a shared machine: report the median
     ->ReportAggregatesOnly(true);
 
 /// The same with env, svc, coscheduling and mpi from their .so files: the hosts ConfigMap and the

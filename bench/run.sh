@@ -12,7 +12,7 @@ python3 - "$@" <<'PY'
 import json, os, platform, re, subprocess, sys
 res_dir, build = sys.argv[1], sys.argv[2]
 UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-runs = {}  # benchmark name -> run (the mean aggregate when repetitions were used)
+runs = {}  # benchmark name -> run (the median aggregate when repetitions were used)
 for f in sorted(os.listdir(res_dir)):
     if not f.endswith(".json"):
         continue
@@ -21,7 +21,8 @@ for f in sorted(os.listdir(res_dir)):
     except (OSError, ValueError):
         continue
     for b in data.get("benchmarks", []):
-        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "mean":
+        # A burst of load on a shared machine moves one repetition's mean; the median ignores it.
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
             continue
         runs[b.get("run_name", b["name"])] = b
 
@@ -139,7 +140,8 @@ cxx = sh(f"grep -m1 CMAKE_CXX_COMPILER: {build}/CMakeCache.txt | cut -d= -f2")
 print("# Benchmarks\n")
 print("Written by `bench/run.sh` from Google Benchmark JSON output; do not edit by hand. Figures are")
 print("wall-clock on a machine that may be shared; `missing` means the benchmark did not run or")
-print("reported nothing (its log is in the build directory's bench-results/).\n")
+print("reported nothing (its log is in the build directory's bench-results/). A benchmark run with")
+print("repetitions gives the median of its repetitions.\n")
 load = " ".join(open("/proc/loadavg").read().split()[:3])
 print(f"- machine: {os.cpu_count()} CPUs ({cpu}), {mem} RAM, {osname}, load average {load} at the end")
 print(f"- compiler: {cxx} ({sh(cxx + ' --version | head -1')}), CMAKE_BUILD_TYPE=Release")
