@@ -3,7 +3,6 @@
 // (no plugins; env+svc+coscheduling+mpi).
 #include <benchmark/benchmark.h>
 
-#include <atomic>
 #include <memory>
 
 #include "bench/controller_rig.h"
@@ -31,7 +30,7 @@ void BM_ManyJobsToCompletion(benchmark::State& state) {
       if (!job || job->status.state.phase != JobPhase::Completed) state.SkipWithError("a job did not complete");
     }
     events += rig->sim.eventsDelivered();
-    requests += rig->requests.load();
+    requests += rig->controller.requestsProcessed();
     rig->controller.stop();
     rig.reset();  // teardown is not part of the figure
     state.ResumeTiming();

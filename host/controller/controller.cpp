@@ -17,9 +17,10 @@ std::string makeUid(const std::string& key, uint64_t seq) {
   return buf;
 }
 
-/// A fresh report of `req` in `rep`, reusing its strings' storage (one report per worker).
-void startReport(HandledRequest& rep, const Request& req, const PolicyDecision& decision) {
-  rep.request = req;
+/// A fresh report of `req` in `rep`, reusing its strings' storage (one report per worker); the
+/// request is copied only when someone observes the reports.
+void startReport(HandledRequest& rep, const Request& req, const PolicyDecision& decision, bool observed) {
+  if (observed) rep.request = req;
   rep.action = decision.action;
   rep.delayMs = decision.delayMs;
   rep.delayedFire = false;
@@ -179,6 +180,7 @@ void Controller::report(HandledRequest& r, const JobEntry& entry) {
 void Controller::process(size_t worker, const Request& req) {
   InFlight& f = inflight_[worker];
   ProcessingScope scope(f.scope);
+  f.processed.fetch_add(1, std::memory_order_relaxed);
   delayed_.cancelForPodEvent(req);
   f.entry = cache_.lockExisting(ObjectRef{req.namespace_, req.jobName});
   if (!f.entry || !f.entry->job) {
@@ -186,11 +188,12 @@ void Controller::process(size_t worker, const Request& req) {
     return;
   }
   JobEntry& entry = *f.entry;
+  f.request = &req;
   f.start = entry.job->status.state.phase;
   f.terminating = false;
   const PolicyDecision decision = decidePolicy(*entry.job, req);
   HandledRequest& rep = f.rep;
-  startReport(rep, req, decision);
+  startReport(rep, req, decision, observer_ != nullptr);
   if (decision.delayMs != 0) {
     DelayAction act = delayActionOf(req, decision);
     act.jobUid = entry.job->metadata.uid;
@@ -215,15 +218,21 @@ void Controller::takeOver(size_t worker, const std::string& why) {
     log::get("controller")->error("failed to terminate job {}: {}", entry.key(), error);
   } else {
     f.rep.error = error;
-    handleError(entry, f.start, f.rep.request, f.rep);
+    handleError(entry, f.start, *f.request, f.rep);
   }
   finish(f);
 }
 
 void Controller::finish(InFlight& f) {
-  report(f.rep, *f.entry);
-  f.entry = {};
+  if (observer_) report(f.rep, *f.entry);
+  f.entry = {};  // the observer runs without the job's lock (it may read the job)
   if (observer_) observer_(f.rep);
+}
+
+uint64_t Controller::requestsProcessed() const {
+  uint64_t n = 0;
+  for (const InFlight& f : inflight_) n += f.processed.load(std::memory_order_relaxed);
+  return n;
 }
 
 void Controller::handleError(JobEntry& entry, JobPhase startPhase, const Request& req, HandledRequest& rep,

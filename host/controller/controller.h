@@ -99,6 +99,9 @@ class Controller final : private ClusterListener {
     return jobKeyHash(ns, name) % pool_.size();
   }
 
+  /// Requests processed so far (each worker counts its own; fired delayed actions are not requests).
+  uint64_t requestsProcessed() const;
+
   /// Blocks until no request, command or posted task is queued or running.
   void waitForIdle() { pool_.waitForIdle(); }
   bool idle() const { return pool_.idle(); }
@@ -112,10 +115,12 @@ class Controller final : private ClusterListener {
   /// worker can finish it when that thread is abandoned inside a plugin call.
   struct InFlight {
     JobCache::Locked entry;  // the job, locked while the request is processed
+    const Request* request = nullptr;  // its queue slot, never reused once its call is abandoned
     JobPhase start = JobPhase::None;
     bool terminating = false;  // handleError's TerminateJob is running
-    HandledRequest rep;
+    HandledRequest rep;        // its request is copied in only for an observer
     AbandonScope scope;
+    std::atomic<uint64_t> processed{0};
   };
 
   void onClusterEvents(std::span<ClusterEvent> events) override;

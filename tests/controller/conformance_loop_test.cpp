@@ -1,10 +1,17 @@
 // Spec §2 and §3.2-3.3 on the running controller: the retry limit (maxRequeue, TerminateJob, no
 // Forget), cleanupDelayActions only after non-internal actions, an overwritten delayed action
 // whose timer still fires (and whose cleanup then cancels the newer one), delayed actions
-// executed in the phase current at firing time, and CleanPodDelayActionsIfNeed. Virtual clock.
+// executed in the phase current at firing time, and CleanPodDelayActionsIfNeed; the count of
+// processed requests, and the same outcome with no observer. Virtual clock.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 #include "controller_fixture.h"
 
@@ -25,8 +32,20 @@ std::vector<HandledRequest> withEvent(const std::vector<HandledRequest>& lines, 
   return out;
 }
 
+constexpr uint64_t kRestartPodJobRequests = 18;  // runRestartPodJob's requests, the fired action not among them
+
 class Loop : public ControllerTest {
  protected:
+  /// Job "job" of 2 workers whose worker-0 is still Pending when its PodPending timeout fires at
+  /// 5 s (RestartPod); every pod then runs 2 s and exits 0. Runs it to 20 s.
+  void runRestartPodJob() {
+    defaults = runs(2000, 0, 1000);
+    script("job-worker-0", {runs(2000, 0, 8000)});
+    start();
+    submit(makeJob("job", {{"worker", 2, {onEvent("PodPending", "RestartPod", 5000)}}}));
+    runTo(20'000);
+  }
+
   /// Job "job" of 2 workers: PodFailed → RestartJob after 3 s, PodEvicted → `onEvicted` after 10 s.
   /// worker-0 fails at 2 s (RestartJob due at 5 s) and is evicted at 3 s: `onEvicted`, due at 13 s,
   /// overwrites RestartJob in the pod's slot. Returns the requests handled until then.
@@ -274,6 +293,57 @@ TEST_F(Loop, PendingTimeoutCancelledWhenTheSamePodIsEvicted) {
   ASSERT_EQ(g.size(), 1u);
   EXPECT_EQ(g[0].request.podName, "job-worker-0");
   EXPECT_NE(g[0].request.podUid, firstUid);
+}
+
+TEST_F(Loop, RequestsProcessedCountsEachRequestButNoFiredDelayedAction) {
+  runRestartPodJob();
+  ASSERT_EQ(phase(), JobPhase::Completed);
+  const auto all = take();
+  EXPECT_EQ(firedOf(all).size(), 1u);  // worker-0 was still Pending at 5 s: RestartPod ran
+  EXPECT_EQ(all.size(), kRestartPodJobRequests + 1);
+  EXPECT_EQ(controller->requestsProcessed(), kRestartPodJobRequests);
+  EXPECT_EQ(status().retryCount, 1);
+}
+
+// Without an observer the controller copies no request into its reports: the job takes the same
+// path, with as many requests and the same final status, as the observed run above.
+TEST_F(Loop, WithoutAnObserverTheJobEndsTheSame) {
+  observe = false;
+  runRestartPodJob();
+  EXPECT_TRUE(take().empty());
+  EXPECT_EQ(phase(), JobPhase::Completed);
+  EXPECT_EQ(status().retryCount, 1);
+  EXPECT_EQ(controller->requestsProcessed(), kRestartPodJobRequests);
+}
+
+// The observer is called after the job's lock is released, so it may read the job (a caller that
+// holds its own lock while reading the job would otherwise deadlock with it). A read that does not
+// come back within 10 s counts as a failure instead of hanging the suite.
+TEST_F(Loop, TheObserverMayReadTheJob) {
+  std::mutex mutex;  // the observer runs on worker threads
+  std::vector<JobPhase> seen, reported;
+  bool blocked = false;
+  alsoObserve = [&](const HandledRequest& r) {
+    std::lock_guard lock(mutex);
+    if (blocked) return;
+    auto done = std::make_shared<std::promise<std::optional<Job>>>();
+    auto read = done->get_future();
+    std::thread([this, done] { done->set_value(controller->getJob(ns, "job")); }).detach();
+    if (read.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+      ADD_FAILURE() << "getJob from the observer blocked: the job's lock is still held";
+      blocked = true;
+      return;
+    }
+    const auto job = read.get();
+    ASSERT_TRUE(job.has_value());
+    seen.push_back(job->status.state.phase);
+    reported.push_back(r.phase);
+  };
+  runRestartPodJob();
+  ASSERT_EQ(phase(), JobPhase::Completed);
+  std::lock_guard lock(mutex);
+  EXPECT_EQ(seen.size(), kRestartPodJobRequests + 1);
+  EXPECT_EQ(seen, reported);  // one job, one worker: nothing changes it between the report and the read
 }
 
 }  // namespace

@@ -74,10 +74,14 @@ void ControllerTest::start(int workers, int maxRequeue) {
   config.workers = workers;
   config.maxRequeue = maxRequeue;
   controller = std::make_unique<Controller>(config, clock, *sim, *plugins);
-  controller->setObserver([this](const HandledRequest& r) {
-    std::lock_guard lock(mutex_);
-    handled_.push_back(r);
-  });
+  if (observe)
+    controller->setObserver([this](const HandledRequest& r) {
+      {
+        std::lock_guard lock(mutex_);
+        handled_.push_back(r);
+      }
+      if (alsoObserve) alsoObserve(r);
+    });
   driver_ = std::make_unique<SimDriver>(clock, *sim, *controller);
   controller->start();
 }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -63,6 +64,8 @@ class ControllerTest : public ::testing::Test {
   void sendPodGroupPhase(PodGroup pg, const std::string& from, const std::string& to);
 
   PodBehaviour defaults;
+  bool observe = true;  // false: start() sets no observer, so take() sees nothing
+  std::function<void(const HandledRequest&)> alsoObserve;  // called with each report, after take()'s copy
   std::string ns = "default";
   std::string jobName = "job";
   VirtualClock clock{0};
