@@ -191,11 +191,10 @@ class JobCache {
     size_t operator()(const HashedRef& key) const { return key.hash; }
     size_t operator()(std::string_view key) const { return HashedRef(refOf(key)).hash; }
   };
-  struct KeyEqual {
-    using is_transparent = void;
-    bool operator()(std::string_view a, std::string_view b) const { return a == b; }
-    bool operator()(const HashedRef& a, std::string_view b) const { return ObjectKeyEqual{}(a.ref, b); }
-    bool operator()(std::string_view a, const HashedRef& b) const { return ObjectKeyEqual{}(b.ref, a); }
+  struct KeyEqual : ObjectKeyEqual {
+    using ObjectKeyEqual::operator();
+    bool operator()(const HashedRef& a, std::string_view b) const { return (*this)(a.ref, b); }
+    bool operator()(std::string_view a, const HashedRef& b) const { return (*this)(b.ref, a); }
   };
   struct Shard {
     mutable std::mutex mutex;

@@ -2,7 +2,8 @@
 // Forget), cleanupDelayActions only after non-internal actions, an overwritten delayed action
 // whose timer still fires (and whose cleanup then cancels the newer one), delayed actions
 // executed in the phase current at firing time, and CleanPodDelayActionsIfNeed; the count of
-// processed requests, and the same outcome with no observer. Virtual clock.
+// processed requests, the same outcome with no observer, and an observer that reads the job.
+// Virtual clock.
 #include <gtest/gtest.h>
 
 #include <atomic>
