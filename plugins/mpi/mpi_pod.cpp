@@ -3,6 +3,7 @@
 #include "mpi_pod.h"
 
 #include <algorithm>
+#include <set>
 
 #include "mpi_hostfile.h"
 
@@ -10,7 +11,7 @@ namespace mpi {
 namespace {
 
 /// Trainer's ssh options for mpirun, plus `-p <port>` when --port moves sshd off 22: the workers
-/// listen there, and the variable is reserved, so a user could not add it.
+/// listen there (a job that sets OMPI_MCA_plm_rsh_args itself keeps its own).
 std::string rshArgs(const MpiOptions& options) {
   std::string args = "-o ConnectionAttempts=10";
   if (options.port != 22) args += " -p " + std::to_string(options.port);
@@ -47,6 +48,12 @@ void moveToEnd(std::vector<jobhost::EnvVar>& env, const std::vector<jobhost::Env
 
 }  // namespace
 
+bool isOpenMpiEnv(const std::string& name) {
+  static const std::set<std::string> kOpenMpi = {"OMPI_MCA_orte_default_hostfile", "OMPI_MCA_orte_keep_fqdn_hostnames",
+                                                 "OMPI_MCA_orte_set_default_slots", "OMPI_MCA_plm_rsh_args"};
+  return kOpenMpi.count(name) != 0;
+}
+
 void decorateMpiPod(const jobhost::Job& job, const MpiOptions& options, const std::string& taskKey,
                     PodParts pod, const EnvSetter& setEnv) {
   const bool master = taskKey == options.master;
@@ -59,8 +66,12 @@ void decorateMpiPod(const jobhost::Job& job, const MpiOptions& options, const st
   for (auto* list : {&pod.initContainers, &pod.containers})
     for (auto& c : *list) {
       jobhost::volcano::openPort(c, "mpijob-port", options.port);
-      for (const auto& var : env) setEnv(c, var);
-      moveToEnd(c.env, env);
+      auto injected = env;
+      std::erase_if(injected, [&](const jobhost::EnvVar& var) {
+        return isOpenMpiEnv(var.name) && jobhost::volcano::templateSetsEnv(job, taskKey, c.name, var.name);
+      });
+      for (const auto& var : injected) setEnv(c, var);
+      moveToEnd(c.env, injected);
       if (master) jobhost::upsertVolumeMount(c.volumeMounts, mount);
     }
   if (master) jobhost::upsertVolume(pod.volumes, hostfileVolume(job));

@@ -20,8 +20,13 @@ struct PodParts {
 };
 using EnvSetter = std::function<void(jobhost::Container&, const jobhost::EnvVar&)>;
 
+/// Whether `name` is one of the four OMPI_MCA_* variables the plugin sets on the master.
+bool isOpenMpiEnv(const std::string& name);
+
 /// Mutates the parts of a pod of task `taskKey`; idempotent. A master pod is left untouched when
-/// the job has no worker task (Volcano). Injected env ends each container's env, in order.
+/// the job has no worker task (Volcano). Injected env ends each container's env, in order, except
+/// an OMPI_MCA_* variable the task's template sets in that container: Volcano's mpi plugin sets
+/// none of them, so the job's value stays where the job put it.
 void decorateMpiPod(const jobhost::Job& job, const MpiOptions& options, const std::string& taskKey,
                     PodParts pod, const EnvSetter& setEnv);
 

@@ -1,29 +1,27 @@
-// Flag, launcher-as-node and reserved-env validation of the mpi plugin, with Go flag's and Trainer's
-// messages.
+// Flag and launcher-as-node validation of the mpi plugin, with Go flag's and Trainer's messages, and
+// a warning for master env that sets the plugin's OMPI_MCA_* variables (the job's values are kept).
 #include "mpi_validation.h"
 
 #include <set>
 #include <string>
 
 #include "mpi_options.h"
+#include "mpi_pod.h"
 
 namespace mpi {
 namespace {
-
-const std::set<std::string> kReserved = {"OMPI_MCA_orte_default_hostfile", "OMPI_MCA_orte_keep_fqdn_hostnames",
-                                         "OMPI_MCA_orte_set_default_slots", "OMPI_MCA_plm_rsh_args"};
 
 void checkContainers(const std::vector<jobhost::Container>& containers, const std::string& path,
                      jobhost::ValidationResult& out) {
   for (size_t c = 0; c < containers.size(); ++c) {
     std::set<std::string> found;
     for (const auto& e : containers[c].env)
-      if (kReserved.count(e.name) != 0) found.insert(e.name);
+      if (isOpenMpiEnv(e.name)) found.insert(e.name);
     if (found.empty()) continue;
     std::string list;
     for (const auto& n : found) list += (list.empty() ? "" : " ") + n;
-    out.errors.push_back({path + "[" + std::to_string(c) + "].env",
-                          "must not have reserved envs, invalid envs configured: [" + list + "]"});
+    out.warnings.push_back(path + "[" + std::to_string(c) + "].env: sets " + list +
+                           ", which the mpi plugin would set for OpenMPI; the job's values are kept");
   }
 }
 

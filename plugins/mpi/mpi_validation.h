@@ -1,5 +1,5 @@
-// Admission checks of the mpi plugin: its flags, the master task (Volcano's webhook), and Trainer's
-// rule that user env on the master must not set the OMPI_MCA_* variables the plugin owns.
+// Admission checks of the mpi plugin: its flags, the launcher-as-node replicas, and a warning when
+// the master's env sets the OMPI_MCA_* variables the plugin would set (Volcano runs such a job).
 #pragma once
 
 #include <jobhost/jobhost.h>

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <set>
 
 namespace torch {
 
@@ -70,6 +71,21 @@ std::vector<jobhost::EnvVar> torchEnv(const TorchJob& job, const TorchOptions& o
   if (rank) env.push_back(EnvVar::literal("PET_NODE_RANK", std::to_string(*rank)));
   env.push_back(EnvVar::literal("PET_MASTER_ADDR", job.masterAddr));
   env.push_back(EnvVar::literal("PET_MASTER_PORT", port));
+  return env;
+}
+
+bool isTorchrunEnv(const std::string& name) {
+  static const std::set<std::string> kTorchrun = {"PET_NNODES", "PET_NPROC_PER_NODE", "PET_NODE_RANK",
+                                                  "PET_MASTER_ADDR", "PET_MASTER_PORT"};
+  return kTorchrun.count(name) != 0;
+}
+
+std::vector<jobhost::EnvVar> withoutUserTorchrunEnv(std::vector<jobhost::EnvVar> env, const jobhost::Job& job,
+                                                    const std::string& task, const std::string& container) {
+  if (jobPluginName(job) != "pytorch") return env;
+  std::erase_if(env, [&](const jobhost::EnvVar& var) {
+    return isTorchrunEnv(var.name) && jobhost::volcano::templateSetsEnv(job, task, container, var.name);
+  });
   return env;
 }
 

@@ -34,6 +34,16 @@ std::string nprocPerNode(const TorchOptions& options, const std::vector<jobhost:
 std::vector<jobhost::EnvVar> torchEnv(const TorchJob& job, const TorchOptions& options,
                                       std::optional<int64_t> rank, const std::string& nproc);
 
+/// Whether `name` is one of torchrun's variables the plugin sets (PET_NNODES, PET_NPROC_PER_NODE,
+/// PET_NODE_RANK, PET_MASTER_ADDR, PET_MASTER_PORT): Trainer's reserved names.
+bool isTorchrunEnv(const std::string& name);
+
+/// Under `pytorch` (Volcano YAML), `env` less the torchrun variables that the template of `task`
+/// sets in `container`: Volcano's pytorch plugin sets none of them, so the user's stay. Under
+/// `torch` validation refuses such a job, and `env` is returned whole.
+std::vector<jobhost::EnvVar> withoutUserTorchrunEnv(std::vector<jobhost::EnvVar> env, const jobhost::Job& job,
+                                                    const std::string& task, const std::string& container);
+
 /// Appends the wait-for-master init container unless one with that name exists.
 void addWaitForMaster(std::vector<jobhost::Container>& initContainers, const TorchOptions& options,
                       const std::string& masterAddr);

@@ -55,7 +55,7 @@ class TorchPlugin final : public ValidationPlugin, public MLPolicyPlugin, public
       const auto env = torch::torchEnv(*job, options, rank, torch::nprocPerNode(options, set.containers));
       for (auto& c : set.containers) {
         jobhost::volcano::openPort(c, "pytorchjob-port", options.port);
-        for (const auto& var : env) info.setEnv(set, c, var);
+        for (const auto& var : torch::withoutUserTorchrunEnv(env, info.job, set.name, c.name)) info.setEnv(set, c, var);
       }
       if (options.waitMasterEnabled && set.name == options.worker)
         torch::addWaitForMaster(set.initContainers, options, job->masterAddr);
@@ -79,8 +79,9 @@ class TorchPlugin final : public ValidationPlugin, public MLPolicyPlugin, public
     const auto env = torch::torchEnv(*job, options, rank, torch::nprocPerNode(options, pod.spec.containers));
     for (auto& c : pod.spec.containers) {
       jobhost::volcano::openPort(c, "pytorchjob-port", options.port);
-      for (const auto& var : env) ctx.setEnv(c, var);
-      torch::moveToEnd(c.env, env);
+      const auto injected = torch::withoutUserTorchrunEnv(env, ctx.job(), task, c.name);
+      for (const auto& var : injected) ctx.setEnv(c, var);
+      torch::moveToEnd(c.env, injected);
     }
     if (options.waitMasterEnabled && task == options.worker)
       torch::addWaitForMaster(pod.spec.initContainers, options, job->masterAddr);

@@ -1,19 +1,14 @@
-// Flag and reserved-env validation of the torch plugin, with Trainer's message:
-// "must not have reserved envs, invalid envs configured: [<sorted, space-separated>]".
+// Flag and reserved-env validation of the torch plugin: Trainer's error under `torch`
+// ("must not have reserved envs, invalid envs configured: [...]"), a warning under `pytorch`.
 #include "torch_validation.h"
 
 #include <set>
 #include <string>
 
+#include "torch_env.h"
 #include "torch_options.h"
 
 namespace torch {
-namespace {
-
-const std::set<std::string> kReserved = {"PET_NNODES", "PET_NPROC_PER_NODE", "PET_NODE_RANK",
-                                         "PET_MASTER_ADDR", "PET_MASTER_PORT"};
-
-}  // namespace
 
 void validateTorchJob(const jobhost::Job& job, const jobhost::PluginArgs& args,
                       jobhost::ValidationResult& out) {
@@ -27,13 +22,17 @@ void validateTorchJob(const jobhost::Job& job, const jobhost::PluginArgs& args,
     for (size_t c = 0; c < containers.size(); ++c) {
       std::set<std::string> found;
       for (const auto& e : containers[c].env)
-        if (kReserved.count(e.name) != 0) found.insert(e.name);
+        if (isTorchrunEnv(e.name)) found.insert(e.name);
       if (found.empty()) continue;
       std::string list;
       for (const auto& n : found) list += (list.empty() ? "" : " ") + n;
-      out.errors.push_back({"spec.tasks[" + std::to_string(t) + "].template.spec.containers[" +
-                                std::to_string(c) + "].env",
-                            "must not have reserved envs, invalid envs configured: [" + list + "]"});
+      const std::string field =
+          "spec.tasks[" + std::to_string(t) + "].template.spec.containers[" + std::to_string(c) + "].env";
+      if (name == "pytorch")  // Volcano YAML: Volcano's plugin sets none of them, the user's stay
+        out.warnings.push_back(field + ": sets " + list +
+                               ", which the pytorch plugin would set for torchrun; the job's values are kept");
+      else
+        out.errors.push_back({field, "must not have reserved envs, invalid envs configured: [" + list + "]"});
     }
   }
 }

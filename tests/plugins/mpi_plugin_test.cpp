@@ -251,16 +251,35 @@ TEST_F(MpiPluginTest, MissingMasterIsLeftToHostAdmission) {
   EXPECT_TRUE(validate({}).errors.empty());
 }
 
-TEST_F(MpiPluginTest, ReservedOpenMpiEnvOnTheMasterIsRejected) {
+// Volcano's mpi plugin sets no OMPI_MCA_* variable, so Volcano runs a job that sets one as written:
+// the job is admitted with a warning per master container, and each container keeps the job's
+// values where the job put them while the plugin still sets the rest (a worker's env is not the
+// plugin's concern), in the pipeline's pod set and in the pod alike.
+TEST_F(MpiPluginTest, OpenMpiEnvTheMasterSetsIsKeptWithAWarning) {
   job_.spec.tasks[0].template_.spec.initContainers[0].env = {
-      EnvVar::literal("OMPI_MCA_plm_rsh_args", "x"), EnvVar::literal("OMPI_MCA_orte_default_hostfile", "y")};
+      EnvVar::literal("OMPI_MCA_plm_rsh_args", "-p 2222"), EnvVar::literal("OMPI_MCA_orte_default_hostfile", "y")};
   job_.spec.tasks[1].template_.spec.containers[0].env = {EnvVar::literal("OMPI_MCA_plm_rsh_args", "x")};
   const ValidationResult out = validate({});
-  ASSERT_EQ(out.errors.size(), 1u);
-  EXPECT_EQ(out.errors[0].field, "spec.tasks[0].template.spec.initContainers[0].env");
-  EXPECT_EQ(out.errors[0].message,
-            "must not have reserved envs, invalid envs configured: [OMPI_MCA_orte_default_hostfile "
-            "OMPI_MCA_plm_rsh_args]");
+  EXPECT_TRUE(out.errors.empty());
+  EXPECT_EQ(out.warnings, (Strings{"spec.tasks[0].template.spec.initContainers[0].env: sets OMPI_MCA_orte_default_hostfile "
+                                   "OMPI_MCA_plm_rsh_args, which the mpi plugin would set for OpenMPI; the job's values "
+                                   "are kept"}));
+
+  const Pod p = created("master", 0);
+  const Strings all = masterEnv("demo-worker-0.demo,demo-worker-1.demo");
+  EXPECT_EQ(envList(p.spec.initContainers[0]),
+            (Strings{"OMPI_MCA_plm_rsh_args=-p 2222", "OMPI_MCA_orte_default_hostfile=y", all[0], all[2], all[3]}));
+  EXPECT_EQ(envList(p.spec.containers[0]), all);
+  EXPECT_EQ(envList(created("worker", 0).spec.containers[0]), Strings{"OMPI_MCA_plm_rsh_args=x"});
+
+  RuntimeInfo info = runtimeInfo(job_);
+  ASSERT_TRUE(plugin_->mlPolicy()->enforceMLPolicy(info, {}));
+  EXPECT_EQ(envList(info.podSets[0].initContainers[0]), envList(p.spec.initContainers[0]));
+  EXPECT_TRUE(info.ledger.conflicts().empty());
+  Pod fromSet = pod(job_, info.podSets[0], 0);
+  FakeJobContext ctx(job_, info, client_, {});
+  ASSERT_TRUE(hooks().onPodCreate(ctx, fromSet));
+  EXPECT_EQ(fromSet, p);
 }
 
 TEST_F(MpiPluginTest, BadFlagsAreAdmissionWarningsNamingPluginAndFlag) {
@@ -315,7 +334,7 @@ spec:
 
   EXPECT_EQ(h.podNames(), (Strings{"demo-mpi-launcher-0", "demo-mpi-node-0", "demo-mpi-node-1"}));
   const PodView launcher = h.pod("demo-mpi-launcher-0");
-  // --port 2222: mpirun's ssh must go there too (OMPI_MCA_plm_rsh_args is reserved, users cannot).
+  // --port 2222: mpirun's ssh must go there too.
   const Strings want = masterEnv("demo-mpi-node-0.demo,demo-mpi-node-1.demo", "4", " -p 2222");
   for (const Container* c : {&launcher.container("main"), &launcher.initContainer("init")}) {
     const Strings env = envList(*c);

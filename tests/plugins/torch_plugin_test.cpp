@@ -2,6 +2,8 @@
 // exact order, ports, nproc resolution, wait-for-master, pipeline/hook agreement, markers, validation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <jobhost/testing/testing.h>
 
 namespace jobhost::testing {
@@ -247,7 +249,8 @@ TEST_F(TorchPluginTest, PipelinePodSetsCarryTheSharedEnvAndPodsEndUpInVolcanoOrd
   }
 }
 
-TEST_F(TorchPluginTest, ReservedTorchrunEnvIsRejectedWithTrainersMessage) {
+TEST_F(TorchPluginTest, ReservedTorchrunEnvIsRejectedWithTrainersMessageUnderTorch) {
+  job_.spec.plugins = {{"torch", {}}};
   job_.spec.tasks[1].template_.spec.containers[1].env = {EnvVar::literal("PET_NNODES", "2"),
                                                          EnvVar::literal("RANK", "1"),
                                                          EnvVar::literal("PET_MASTER_PORT", "1")};
@@ -255,6 +258,40 @@ TEST_F(TorchPluginTest, ReservedTorchrunEnvIsRejectedWithTrainersMessage) {
   ASSERT_EQ(out.errors.size(), 1u);
   EXPECT_EQ(out.errors[0].field, "spec.tasks[1].template.spec.containers[1].env");
   EXPECT_EQ(out.errors[0].message, "must not have reserved envs, invalid envs configured: [PET_MASTER_PORT PET_NNODES]");
+  EXPECT_TRUE(out.warnings.empty());
+}
+
+// Volcano's pytorch plugin sets no PET_* variable, so Volcano runs a job that sets one as written:
+// under `pytorch` the job is admitted with a warning, and the job's value stays where the job put it,
+// in the pipeline's pod set and in the pod, while the plugin still sets the rest (and RANK, which is
+// Volcano's own, wins as on Volcano).
+TEST_F(TorchPluginTest, UnderPytorchTheJobsTorchrunEnvIsKeptWithAWarning) {
+  auto& sidecar = job_.spec.tasks[1].template_.spec.containers[1];
+  sidecar.env = {EnvVar::literal("PET_NPROC_PER_NODE", "8"), EnvVar::literal("RANK", "mine"),
+                 EnvVar::literal("OTHER", "y")};
+  const ValidationResult out = validate({});
+  EXPECT_TRUE(out.errors.empty());
+  EXPECT_EQ(out.warnings, (Strings{"spec.tasks[1].template.spec.containers[1].env: sets PET_NPROC_PER_NODE, which "
+                                   "the pytorch plugin would set for torchrun; the job's values are kept"}));
+
+  Strings want = {"PET_NPROC_PER_NODE=8", "OTHER=y"};
+  for (const auto& e : expectedEnv("23456", "4", "3"))
+    if (e.rfind("PET_NPROC_PER_NODE=", 0) != 0) want.push_back(e);
+  const Pod p = created("worker", 2);
+  EXPECT_EQ(envList(p.spec.containers[1]), want);
+  EXPECT_EQ(envList(p.spec.containers[0]), expectedEnv("23456", "4", "3"));  // another container: the plugin's
+
+  RuntimeInfo info = runtimeInfo(job_);
+  ASSERT_TRUE(plugin_->mlPolicy()->enforceMLPolicy(info, {}));
+  const Strings set = envList(info.podSets[1].containers[1]);
+  ASSERT_GE(set.size(), 2u);
+  EXPECT_EQ(set[0], "PET_NPROC_PER_NODE=8");
+  EXPECT_EQ(std::count(set.begin(), set.end(), "PET_NPROC_PER_NODE=8"), 1);
+  EXPECT_TRUE(info.ledger.conflicts().empty());
+  Pod fromSet = pod(job_, info.podSets[1], 2);
+  FakeJobContext ctx(job_, info, client_, {});
+  ASSERT_TRUE(hooks().onPodCreate(ctx, fromSet));
+  EXPECT_EQ(fromSet, p);
 }
 
 TEST_F(TorchPluginTest, BadFlagsAreAdmissionWarningsUnderTheNameTheJobUses) {

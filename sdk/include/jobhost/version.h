@@ -7,7 +7,7 @@
 // (jobhostConfigVersion.cmake), jobhost-sdk.pc and libjobhost_sdk.so's version follow them.
 #define JOBHOST_SDK_VERSION_MAJOR 0
 #define JOBHOST_SDK_VERSION_MINOR 1
-#define JOBHOST_SDK_VERSION_PATCH 4
+#define JOBHOST_SDK_VERSION_PATCH 5
 
 // Plugin ABI version (also exported by the CMake package as JOBHOST_ABI_MAJOR/MINOR). Rules (docs/sdk.md, "ABI rules"):
 //  - MAJOR bumps on any change to the layout or meaning of a type that crosses the boundary
@@ -20,8 +20,9 @@
 //    1.3: the header-only volcano::openPort, volcano::controllerRef and volcano::ownedBy.
 //    1.4: ResourceClient::configMapVersion, the header-only volcano::HostsSource and
 //         volcano::createOrUpdateConfigMap.
+//    1.5: the header-only volcano::templateSetsEnv.
 #define JOBHOST_ABI_MAJOR 1
-#define JOBHOST_ABI_MINOR 4
+#define JOBHOST_ABI_MINOR 5
 
 #define JOBHOST_STR_INNER(x) #x
 #define JOBHOST_STR(x) JOBHOST_STR_INNER(x)

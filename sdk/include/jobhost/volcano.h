@@ -1,6 +1,6 @@
 // Small Volcano helpers plugins keep rewriting (job/plugins/util and job/helpers): pod index and
-// task of a pod, a pod's domain name, opening a port, the job's owner reference, the marker and what
-// a job's host names are derived from, and create-or-update of a ConfigMap kept per job.
+// task of a pod, a pod's domain name, opening a port, the env a template sets, the job's owner
+// reference, the marker, what a job's host names are derived from, create-or-update of a ConfigMap.
 #pragma once
 
 #include <algorithm>
@@ -45,6 +45,22 @@ inline void openPort(Container& container, std::string name, int64_t port) {
   ContainerPort& added = container.ports.emplace_back();
   added.name = std::move(name);
   added.containerPort = number;
+}
+
+/// Whether the template of task `task` sets `variable` in the env of its container or init
+/// container named `container`: a variable the user wrote in the job. Volcano's plugins never read
+/// the env they do not set, so a plugin that adds variables Volcano's own plugin does not (the
+/// torchrun PET_* of torch, the OMPI_MCA_* of mpi) leaves these as the user set them, and Volcano
+/// YAML keeps its meaning. Pure; any thread.
+inline bool templateSetsEnv(const Job& job, const std::string& task, const std::string& container,
+                            const std::string& variable) {
+  const TaskSpec* spec = job.findTask(task);
+  if (spec == nullptr) return false;
+  for (const auto* list : {&spec->template_.spec.containers, &spec->template_.spec.initContainers})
+    for (const Container& c : *list)
+      if (c.name == container)
+        return std::any_of(c.env.begin(), c.env.end(), [&](const EnvVar& e) { return e.name == variable; });
+  return false;
 }
 
 /// metav1.NewControllerRef(job, JobKind): the controller owner reference to `job` that every object
