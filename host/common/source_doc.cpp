@@ -1,5 +1,5 @@
 // JSON parsing with per-value source positions: a RapidJSON SAX pass over a line-counting stream
-// builds the DOM and records the position of every object member and array element.
+// builds the DOM, records the position of every object member and array element, refuses repeated keys.
 #include "host/common/source_doc.h"
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
 #include <vector>
 
 #include <rapidjson/error/en.h>
@@ -148,6 +149,8 @@ class PositionHandler {
   bool stoppedTooDeep() const { return tooDeep_; }
   /// True when parsing stopped at a number beyond the range of a double.
   bool stoppedAtTooBigNumber() const { return tooBig_; }
+  /// Why parsing stopped at a repeated key of an object; empty when it did not.
+  const std::string& duplicateKey() const { return duplicate_; }
   bool String(const char* s, rapidjson::SizeType n, bool copy) {
     return value([&] { return out_.doc.String(s, n, copy); });
   }
@@ -160,6 +163,12 @@ class PositionHandler {
   bool Key(const char* s, rapidjson::SizeType n, bool copy) {
     pendingKey_.assign(s, n);
     keyPos_ = in_.tokenStart();
+    // A repeated key is an error, as in YAML documents and in kubectl's strict decoding.
+    auto [first, added] = frames_.back().keys.try_emplace(pendingKey_, keyPos_.line);
+    if (!added) {
+      duplicate_ = "duplicate key \"" + pendingKey_ + "\" (first defined on line " + std::to_string(first->second) + ")";
+      return false;
+    }
     return out_.doc.Key(s, n, copy);
   }
   bool EndObject(rapidjson::SizeType n) {
@@ -183,6 +192,7 @@ class PositionHandler {
     bool array;
     size_t next;
     bool open;
+    std::unordered_map<std::string, int> keys = {};  // an object's keys so far -> line
   };
   // Computes the path of the value starting now and records its position.
   void enter(SourcePos pos) {
@@ -217,6 +227,7 @@ class PositionHandler {
   SourcePos keyPos_;
   bool tooBig_ = false;
   bool tooDeep_ = false;
+  std::string duplicate_;
 };
 
 }  // namespace
@@ -229,19 +240,24 @@ Expected<SourceDoc> parseJsonDoc(std::string_view text, std::string file) {
   rapidjson::ParseResult result;
   // Populate() runs the SAX pass with the document as handler and then installs the root value.
   bool tooBig = false, tooDeep = false;
+  std::string duplicate;
   auto generate = [&](rapidjson::Document&) {
     PositionHandler handler(out, stream);
     result = reader.Parse<rapidjson::kParseNumbersAsStringsFlag>(stream, handler);
     tooBig = handler.stoppedAtTooBigNumber();
     tooDeep = handler.stoppedTooDeep();
+    duplicate = handler.duplicateKey();
     return !result.IsError();
   };
   out.doc.Populate(generate);
   if (result.IsError()) {
-    const SourcePos pos = tooDeep ? stream.lastChar() : tooBig ? stream.tokenStart() : stream.posAt(result.Offset());
-    const std::string why = tooDeep  ? "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels"
-                            : tooBig ? rapidjson::GetParseError_En(rapidjson::kParseErrorNumberTooBig)
-                                     : rapidjson::GetParseError_En(result.Code());
+    const SourcePos pos = tooDeep                                ? stream.lastChar()
+                          : tooBig || !duplicate.empty()         ? stream.tokenStart()
+                                                                 : stream.posAt(result.Offset());
+    const std::string why = tooDeep             ? "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels"
+                            : tooBig            ? rapidjson::GetParseError_En(rapidjson::kParseErrorNumberTooBig)
+                            : !duplicate.empty() ? duplicate
+                                                 : rapidjson::GetParseError_En(result.Code());
     return Expected<SourceDoc>::failure(out.file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column) +
                                         ": invalid JSON: " + why);
   }

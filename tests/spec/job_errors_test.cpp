@@ -187,6 +187,12 @@ TEST(JobErrors, ErrorsInLaterDocumentsAndListItems) {
 TEST(JobErrors, SyntaxErrorsAndEmptyInput) {
   EXPECT_EQ(errorOf("apiVersion: [a\nkind: Job\n"), "job.yaml:2:5: invalid YAML: end of sequence flow not found");
   EXPECT_EQ(errorOf("{\"apiVersion\": }", "job.json"), "job.json:1:16: invalid JSON: Invalid value.");
+  // A repeated key is refused as in YAML (kubectl's strict decoding), not silently last-wins; the
+  // same key in another object, or as a value, is fine.
+  EXPECT_EQ(errorOf("{\"spec\": {\"tasks\": [{\"name\": \"a\",\n  \"replicas\": 1,\n  \"replicas\": 2}]}}", "job.json"),
+            "job.json:3:3: invalid JSON: duplicate key \"replicas\" (first defined on line 2)");
+  EXPECT_EQ(errorOf("{\"kind\": \"List\", \"items\": [{\"kind\": \"kind\"}, {\"kind\": \"Job\"}]}", "list.json"),
+            "list.json:1:29: kind: must be \"Job\", found \"kind\"; only Volcano Jobs are accepted here");
   // Deep nesting is refused at level 1,001 (as in YAML), not parsed until the stack or memory runs out.
   const std::string deep = "{\"metadata\": {\"annotations\": " + std::string(50'000, '[') + std::string(50'000, ']') + "}}";
   EXPECT_EQ(errorOf(deep, "deep.json"), "deep.json:1:1028: invalid JSON: nesting deeper than 1000 levels");
