@@ -152,6 +152,7 @@ Status FlagSet::parse(const std::vector<std::string>& args) {
       hasValue = true;
     }
     Flag* flag = find(name);
+    if (flag == nullptr && (name == "h" || name == "help")) return fail("flag: help requested");  // Go's ErrHelp
     if (flag == nullptr) return fail("flag provided but not defined: -" + std::string(name));
     if (flag->kind == Kind::Bool) {
       if (!hasValue) value = "true", hasValue = true;

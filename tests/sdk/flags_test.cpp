@@ -85,6 +85,8 @@ TEST(Flags, GoErrorTexts) {
   const std::pair<std::vector<std::string>, const char*> cases[] = {
       {{"--nope=1"}, "plugin pytorch: flag provided but not defined: -nope"},
       {{"-x"}, "plugin pytorch: flag provided but not defined: -x"},
+      {{"-h"}, "plugin pytorch: flag: help requested"},  // Go's ErrHelp, for -h and -help when not defined
+      {{"--help=1", "--port=1"}, "plugin pytorch: flag: help requested"},
       {{"---port=1"}, "plugin pytorch: bad flag syntax: ---port=1"},
       {{"-=1"}, "plugin pytorch: bad flag syntax: -=1"},
       {{"--port"}, "plugin pytorch: flag needs an argument: -port"},
