@@ -83,4 +83,23 @@ std::map<std::string, std::string> hostsData(const jobhost::Job& job) {
   return data;
 }
 
+void warnLongHostnames(const jobhost::Job& job, jobhost::ValidationResult& out) {
+  constexpr size_t kMaxHostname = 63;  // a DNS-1123 label
+  for (size_t t = 0; t < job.spec.tasks.size(); ++t) {
+    const jobhost::TaskSpec& task = job.spec.tasks[t];
+    if (!task.template_.spec.hostname.empty() || task.replicas <= 0) continue;
+    const std::string prefix = job.metadata.name + "-" + task.name + "-";
+    const std::string last = prefix + std::to_string(task.replicas - 1);
+    if (last.size() <= kMaxHostname) continue;
+    int64_t first = 0;  // the first index whose pod name is too long
+    while ((prefix + std::to_string(first)).size() <= kMaxHostname) first = first == 0 ? 10 : first * 10;
+    const std::string pod = prefix + std::to_string(first);
+    out.warnings.push_back("spec.tasks[" + std::to_string(t) + "].replicas: pod \"" + pod + "\" has a " +
+                           std::to_string(pod.size()) +
+                           "-character name, which the svc plugin makes its hostname; a hostname has at most 63, "
+                           "so the API server refuses the task's pods from index " +
+                           std::to_string(first) + " on (shorten the job or task name)");
+  }
+}
+
 }  // namespace svc

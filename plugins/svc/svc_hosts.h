@@ -21,4 +21,10 @@ std::string envKey(const std::string& taskName);
 /// a task's hosts are one per replica, or a single one when the template sets a hostname.
 std::map<std::string, std::string> hostsData(const jobhost::Job& job);
 
+/// OnPodCreate makes a pod's name its hostname (unless the template sets one), and a hostname has
+/// at most 63 characters: for each task whose last pod name is longer, a warning naming the first
+/// such pod, which the API server would refuse. Volcano's webhook checks the pod name only for the
+/// index that is the task's position, so it admits such a job.
+void warnLongHostnames(const jobhost::Job& job, jobhost::ValidationResult& out);
+
 }  // namespace svc

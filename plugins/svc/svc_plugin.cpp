@@ -40,10 +40,11 @@ class SvcPlugin final : public ValidationPlugin,
     return svc::parseSvcOptions(settings.defaultArgs, options);
   }
 
-  Status validate(const Job&, const Job*, const PluginArgs& args, ValidationResult& out) override {
+  Status validate(const Job& job, const Job*, const PluginArgs& args, ValidationResult& out) override {
     svc::SvcOptions options;
     if (Status st = svc::parseSvcOptions(args, options); !st)
       out.warnings.push_back(ignoredFlagWarning("spec.plugins.svc", st));
+    svc::warnLongHostnames(job, out);
     return Status::ok();
   }
 

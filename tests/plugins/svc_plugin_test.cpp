@@ -366,6 +366,31 @@ TEST_F(SvcPluginTest, BadFlagsAreAdmissionWarningsNamingPluginAndFlag) {
   EXPECT_TRUE(good.warnings.empty());
 }
 
+// svc makes a pod's name its hostname, at most 63 characters: Volcano's webhook checks the name only
+// with the task's position as index, so it admits a job whose pods from index 10 on the API server
+// refuses. Warned once per such task, naming the first such pod; a template hostname is exempt, and a
+// name of exactly 63 characters is fine.
+TEST_F(SvcPluginTest, PodNamesTooLongForAHostnameAreWarned) {
+  job_.metadata.name = std::string(50, 'j');  // "<50>-worker-" is 58 characters
+  job_.spec.tasks[1].replicas = 100'000;      // the last worker, 99999, has 63
+  job_.spec.tasks[0].replicas = 11;           // "<50>-ps-main-10" has 61
+  ValidationResult out;
+  ASSERT_TRUE(plugin_->validation()->validate(job_, nullptr, {}, out));
+  EXPECT_TRUE(out.errors.empty());
+  EXPECT_TRUE(out.warnings.empty());
+
+  job_.metadata.name = std::string(51, 'j');  // workers from 10000 on have 64; "<51>-ps-main-10" has 62
+  job_.spec.tasks[2].replicas = 100'000;      // the task with a template hostname: exempt
+  ValidationResult over;
+  ASSERT_TRUE(plugin_->validation()->validate(job_, nullptr, {}, over));
+  EXPECT_TRUE(over.errors.empty());
+  EXPECT_EQ(over.warnings,
+            (std::vector<std::string>{"spec.tasks[1].replicas: pod \"" + std::string(51, 'j') +
+                                      "-worker-10000\" has a 64-character name, which the svc plugin makes its "
+                                      "hostname; a hostname has at most 63, so the API server refuses the task's pods "
+                                      "from index 10000 on (shorten the job or task name)"}));
+}
+
 // End to end through the production loader and the sim cluster: the objects, every pod of a
 // multi-task job (dashed names, a template hostname and subdomain, a zero-replica task), and the
 // cleanup when the job is aborted.
