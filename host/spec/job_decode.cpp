@@ -2,11 +2,22 @@
 // partitions, job volumes, network topology and (best effort) JobStatus.
 #include "host/spec/job_decode.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "host/spec/decoder.h"
 #include "host/spec/duration.h"
 #include "host/spec/pod_decode.h"
 
 namespace jobhost {
+
+bool isJobInOtherCase(std::string_view kind) {
+  constexpr std::string_view kJob = "job";
+  return kind != "Job" && std::equal(kind.begin(), kind.end(), kJob.begin(), kJob.end(), [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) == b;
+         });
+}
+
 namespace {
 
 using Value = rapidjson::Value;
@@ -22,6 +33,7 @@ void checkTypeMeta(const Decoder& d, const Value& root) {
   const std::string need = "a Volcano Job needs apiVersion: batch.volcano.sh/v1alpha1 and kind: Job";
   auto kind = text("kind");
   if (!kind) d.fail("kind", "is missing; " + need);
+  if (isJobInOtherCase(*kind)) d.fail("kind", "must be \"Job\", found \"" + *kind + "\": kinds are case-sensitive");
   if (*kind != "Job") d.fail("kind", "must be \"Job\", found \"" + *kind + "\"; only Volcano Jobs are accepted here");
   auto apiVersion = text("apiVersion");
   if (!apiVersion) d.fail("apiVersion", "is missing; " + need);

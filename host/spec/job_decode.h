@@ -9,6 +9,10 @@
 
 namespace jobhost {
 
+/// Whether `kind` spells "Job" in another case ("job", "JOB"): kinds are case-sensitive, so such
+/// an object is refused as a Job with a message that says so, not passed over as another kind.
+bool isJobInOtherCase(std::string_view kind);
+
 /// Decodes the document root as a Job. Requires apiVersion batch.volcano.sh/v1alpha1 and kind Job.
 /// metadata.namespace defaults to "default". Keys the model lacks are kept in the nearest struct
 /// that has an `unknown` store (Job, ObjectMeta, JobSpec, TaskSpec, PodSpec, Container, Volume,

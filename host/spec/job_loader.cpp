@@ -67,10 +67,12 @@ Expected<std::vector<SourceDoc>> jobSources(SourceDoc doc) {
 }
 
 // An object of a kind other than Job (kind a non-empty string), or a Kubernetes Job (batch/v1):
-// moved into `others`. A Job of any other apiVersion is decoded, so a wrong one is reported.
+// moved into `others`. A Job of any other apiVersion is decoded, so a wrong one is reported, and so
+// is a Volcano "job" of another spelling (kinds are case-sensitive: the decoder names the kind).
 bool takeOther(SourceDoc& source, std::vector<OtherObject>* others) {
   std::string kind = stringAt(source.doc, {"kind"});
   std::string apiVersion = stringAt(source.doc, {"apiVersion"});
+  if (isJobInOtherCase(kind) && apiVersion.starts_with("batch.volcano.sh/")) return false;
   if (others == nullptr || kind.empty() || (kind == "Job" && !apiVersion.starts_with("batch/"))) return false;
   others->push_back({std::move(apiVersion), std::move(kind), stringAt(source.doc, {"metadata", "name"}), std::move(source)});
   return true;

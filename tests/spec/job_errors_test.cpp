@@ -2,6 +2,7 @@
 // spec, wrong types and undeclared keys are schema findings worded as the API server words them.
 #include <gtest/gtest.h>
 
+#include "host/spec/job_decode.h"
 #include "host/spec/job_loader.h"
 
 namespace jobhost {
@@ -173,6 +174,18 @@ TEST(JobErrors, ApiVersionAndKind) {
   EXPECT_EQ(errorOf("kind: Job\nmetadata: {}\n"),
             "job.yaml:1:1: apiVersion: is missing; a Volcano Job needs apiVersion: batch.volcano.sh/v1alpha1 and kind: Job");
   EXPECT_EQ(errorOf("- 1\n"), "job.yaml:1:3: job: must be an object with apiVersion: batch.volcano.sh/v1alpha1 and kind: Job");
+  // Kinds are case-sensitive. A Volcano "job" is refused as one, also where other kinds are passed
+  // over (the CLI's files may hold ConfigMaps, Queues, ...), rather than "no job found".
+  const std::string lower = "apiVersion: batch.volcano.sh/v1alpha1\nkind: job\nmetadata: {generateName: t-}\n";
+  EXPECT_EQ(errorOf(lower), "job.yaml:2:7: kind: must be \"Job\", found \"job\": kinds are case-sensitive");
+  std::vector<OtherObject> others;
+  auto withOthers = parseJobs("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\n" + lower, "job.yaml", &others);
+  ASSERT_FALSE(withOthers.ok());
+  EXPECT_EQ(withOthers.error(), "job.yaml:6:7: kind: must be \"Job\", found \"job\": kinds are case-sensitive");
+  EXPECT_EQ(others.size(), 1u);
+  EXPECT_FALSE(isJobInOtherCase("Job"));
+  EXPECT_TRUE(isJobInOtherCase("JOB"));
+  EXPECT_FALSE(isJobInOtherCase("Jobs"));
 }
 
 TEST(JobErrors, ErrorsInLaterDocumentsAndListItems) {
