@@ -66,10 +66,7 @@ void decorateMpiPod(const jobhost::Job& job, const MpiOptions& options, const st
   for (auto* list : {&pod.initContainers, &pod.containers})
     for (auto& c : *list) {
       jobhost::volcano::openPort(c, "mpijob-port", options.port);
-      auto injected = env;
-      std::erase_if(injected, [&](const jobhost::EnvVar& var) {
-        return isOpenMpiEnv(var.name) && jobhost::volcano::templateSetsEnv(job, taskKey, c.name, var.name);
-      });
+      const auto injected = jobhost::volcano::withoutTemplateEnv(env, job, taskKey, c.name, isOpenMpiEnv);
       for (const auto& var : injected) setEnv(c, var);
       moveToEnd(c.env, injected);
       if (master) jobhost::upsertVolumeMount(c.volumeMounts, mount);

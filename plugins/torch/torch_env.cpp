@@ -83,10 +83,7 @@ bool isTorchrunEnv(const std::string& name) {
 std::vector<jobhost::EnvVar> withoutUserTorchrunEnv(std::vector<jobhost::EnvVar> env, const jobhost::Job& job,
                                                     const std::string& task, const std::string& container) {
   if (jobPluginName(job) != "pytorch") return env;
-  std::erase_if(env, [&](const jobhost::EnvVar& var) {
-    return isTorchrunEnv(var.name) && jobhost::volcano::templateSetsEnv(job, task, container, var.name);
-  });
-  return env;
+  return jobhost::volcano::withoutTemplateEnv(std::move(env), job, task, container, isTorchrunEnv);
 }
 
 namespace {

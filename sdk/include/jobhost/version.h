@@ -20,7 +20,7 @@
 //    1.3: the header-only volcano::openPort, volcano::controllerRef and volcano::ownedBy.
 //    1.4: ResourceClient::configMapVersion, the header-only volcano::HostsSource and
 //         volcano::createOrUpdateConfigMap.
-//    1.5: the header-only volcano::templateSetsEnv.
+//    1.5: the header-only volcano::withoutTemplateEnv.
 #define JOBHOST_ABI_MAJOR 1
 #define JOBHOST_ABI_MINOR 5
 

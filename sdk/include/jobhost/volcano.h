@@ -1,5 +1,5 @@
 // Small Volcano helpers plugins keep rewriting (job/plugins/util and job/helpers): pod index and
-// task of a pod, a pod's domain name, opening a port, the env a template sets, the job's owner
+// task of a pod, a pod's domain name, opening a port, the env a template already sets, the job's owner
 // reference, the marker, what a job's host names are derived from, create-or-update of a ConfigMap.
 #pragma once
 
@@ -47,20 +47,27 @@ inline void openPort(Container& container, std::string name, int64_t port) {
   added.containerPort = number;
 }
 
-/// Whether the template of task `task` sets `variable` in the env of its container or init
-/// container named `container`: a variable the user wrote in the job. Volcano's plugins never read
-/// the env they do not set, so a plugin that adds variables Volcano's own plugin does not (the
-/// torchrun PET_* of torch, the OMPI_MCA_* of mpi) leaves these as the user set them, and Volcano
-/// YAML keeps its meaning. Pure; any thread.
-inline bool templateSetsEnv(const Job& job, const std::string& task, const std::string& container,
-                            const std::string& variable) {
+/// `env` less the variables that `isExtra(name)` marks and that the template of task `task` already
+/// sets in the env of its container or init container named `container`: variables the user wrote
+/// in the job. Volcano's plugins never touch env they do not set, so a plugin that adds variables
+/// Volcano's own plugin does not (the torchrun PET_* of torch, the OMPI_MCA_* of mpi) injects this
+/// instead of `env`, and Volcano YAML keeps its meaning. The template container is looked up once.
+/// Pure; any thread.
+template <class IsExtra>
+std::vector<EnvVar> withoutTemplateEnv(std::vector<EnvVar> env, const Job& job, const std::string& task,
+                                       const std::string& container, IsExtra isExtra) {
   const TaskSpec* spec = job.findTask(task);
-  if (spec == nullptr) return false;
+  if (spec == nullptr) return env;
   for (const auto* list : {&spec->template_.spec.containers, &spec->template_.spec.initContainers})
     for (const Container& c : *list)
-      if (c.name == container)
-        return std::any_of(c.env.begin(), c.env.end(), [&](const EnvVar& e) { return e.name == variable; });
-  return false;
+      if (c.name == container) {
+        std::erase_if(env, [&](const EnvVar& var) {
+          return isExtra(var.name) &&
+                 std::any_of(c.env.begin(), c.env.end(), [&](const EnvVar& e) { return e.name == var.name; });
+        });
+        return env;
+      }
+  return env;
 }
 
 /// metav1.NewControllerRef(job, JobKind): the controller owner reference to `job` that every object
