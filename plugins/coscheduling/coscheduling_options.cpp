@@ -5,6 +5,18 @@
 #include <string>
 
 namespace coscheduling {
+namespace {
+
+/// The spelling of the flag as the last argument that gives it wrote it, for messages.
+std::string spellingUsed(const jobhost::PluginArgs& args) {
+  std::string used = "scheduleTimeoutSeconds";
+  for (const std::string& arg : args)
+    if (arg.find("schedule-timeout-seconds") != std::string::npos) used = "schedule-timeout-seconds";
+    else if (arg.find("scheduleTimeoutSeconds") != std::string::npos) used = "scheduleTimeoutSeconds";
+  return used;
+}
+
+}  // namespace
 
 jobhost::Status parseCoschedulingOptions(const jobhost::PluginArgs& args, CoschedulingOptions& out) {
   out = CoschedulingOptions{};
@@ -18,7 +30,8 @@ jobhost::Status parseCoschedulingOptions(const jobhost::PluginArgs& args, Cosche
     out.scheduleTimeoutSeconds = kDefaultScheduleTimeoutSeconds;
     if (st)
       st = jobhost::Status::error("plugin coscheduling: invalid value \"" + bad +
-                                  "\" for flag -scheduleTimeoutSeconds: must not be negative");
+                                  "\" for flag -" + spellingUsed(args) +
+                                  ": must not be negative");
   }
   return st;
 }

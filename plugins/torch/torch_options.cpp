@@ -7,11 +7,12 @@
 namespace torch {
 namespace {
 
-bool isPositiveInt(const std::string& s) {
+/// The value of a positive int32 in decimal, or 0 when `s` is not one.
+int32_t positiveInt(const std::string& s) {
   int32_t v = 0;
   const char* end = s.data() + s.size();
   auto [p, ec] = std::from_chars(s.data(), end, v);
-  return !s.empty() && ec == std::errc() && p == end && v >= 1;
+  return !s.empty() && ec == std::errc() && p == end && v >= 1 ? v : 0;
 }
 
 }  // namespace
@@ -34,7 +35,10 @@ jobhost::Status parseTorchOptions(const jobhost::PluginArgs& args, const std::st
   flags.addString("wait-master-image", &out.waitMasterImage);
   flags.addString("nproc-per-node", &out.nprocPerNode);
   jobhost::Status st = flags.parse(args);
-  if (out.nprocPerNode != "auto" && !isPositiveInt(out.nprocPerNode)) {
+  if (out.nprocPerNode == "auto") return st;
+  if (const int32_t n = positiveInt(out.nprocPerNode)) {
+    out.nprocPerNode = std::to_string(n);  // canonical, as Trainer's int32 prints: "007" is "7"
+  } else {
     const std::string bad = out.nprocPerNode;
     out.nprocPerNode = "auto";
     if (st) st = jobhost::Status::error("plugin " + name + ": invalid value \"" + bad +

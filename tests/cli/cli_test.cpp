@@ -52,6 +52,18 @@ TEST(Cli, PluginsListsTheSixShippedPluginsFromTheirSharedObjects) {
   EXPECT_NE(r.out.find("Validation,MLPolicy,JobHooks"), std::string::npos) << r.out;
 }
 
+TEST(Cli, PluginsWidensAColumnForAPluginWithManyPoints) {
+  auto config = writeTemp("probe.json", R"({"pluginPath": [")" JOBHOST_FIXTURE_DIR R"("],
+      "plugins": [{"name": "probea", "activation": "always"}]})");
+  auto r = run({"plugins", "--config", config});
+  ASSERT_EQ(r.rc, kOk) << r.err;
+  const std::string points = "MLPolicy,PodGroupPolicy,PodNetwork,ComponentBuild";
+  const size_t at = r.out.find(points);
+  ASSERT_NE(at, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.substr(at + points.size(), 8), " always ") << r.out;
+  EXPECT_EQ(r.out.find("EXTENSION POINTS"), at - r.out.find('\n') - 1) << "the header lines up:\n" << r.out;
+}
+
 TEST(Cli, PluginsReportsARequiredPluginThatFailsToLoad) {
   auto config = writeTemp("broken.json", R"({"pluginPath": [")" JOBHOST_FIXTURE_DIR R"("],
       "plugins": [{"name": "abimajor"}]})");

@@ -75,6 +75,9 @@ TEST_F(CoschedulingPluginTest, BadValuesAreAdmissionWarningsNamingPluginAndFlag)
   EXPECT_EQ(onlyWarning(validate({"--scheduleTimeoutSeconds=-5"})),
             "spec.plugins.coscheduling: plugin coscheduling: invalid value \"-5\" for flag -scheduleTimeoutSeconds: "
             "must not be negative");
+  EXPECT_EQ(onlyWarning(validate({"--scheduleTimeoutSeconds=5", "--schedule-timeout-seconds", "-5"})),
+            "spec.plugins.coscheduling: plugin coscheduling: invalid value \"-5\" for flag -schedule-timeout-seconds: "
+            "must not be negative");
   EXPECT_EQ(onlyWarning(validate({"--schedule-timeout-seconds=soon"})),
             "spec.plugins.coscheduling: plugin coscheduling: invalid value \"soon\" for flag "
             "-schedule-timeout-seconds: parse error");

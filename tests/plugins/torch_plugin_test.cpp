@@ -130,6 +130,12 @@ TEST_F(TorchPluginTest, FlagsSetPortAndNproc) {
   EXPECT_EQ(envList(p.spec.containers[0]), expectedEnv("1234", "8", "0"));
 }
 
+// The flag is an int32, as Trainer's numProcPerNode: leading zeros do not reach the env.
+TEST_F(TorchPluginTest, AnNprocWithLeadingZerosIsSetInItsCanonicalForm) {
+  const Pod p = created("master", 0, {"--nproc-per-node=007"});
+  EXPECT_EQ(envList(p.spec.containers[0]), expectedEnv("23456", "7", "0"));
+}
+
 TEST_F(TorchPluginTest, AutoNprocStaysAutoWhenAGpuIsRequested) {
   job_.spec.tasks[0].template_.spec.containers[0].resources.limits["nvidia.com/gpu"] = q("2");
   EXPECT_EQ(envList(created("master", 0).spec.containers[0]), expectedEnv("23456", "auto", "0"));
