@@ -132,6 +132,36 @@ TEST(Simulate, UntilKeepsRunningAndCommandsApply) {
   EXPECT_NE(lines.back().find(R"("t_ms":20000})"), std::string::npos);
 }
 
+// Aborted is not a phase the run stops on, so it runs until nothing is left to happen: the deleted
+// pods' scripted exits (at 101 s) are not something left to happen.
+TEST(Simulate, ARunEndsWhenOnlyDeletedPodsHadScriptLeft) {
+  Job job = makeJob("pt", {{"worker", 2}});
+  job.spec.policies = {onEvent("PodFailed", "AbortJob")};
+  auto lines = simulate(job, R"(
+defaults: {startAfter: 1s, runFor: 100s}
+pods:
+  pt-worker-0: [{runFor: 2s, exitCode: 1}]
+)");
+  ASSERT_FALSE(lines.empty());
+  EXPECT_NE(lines.back().find(R"("phase":"Aborted")"), std::string::npos) << lines.back();
+  EXPECT_NE(lines.back().find(R"("t_ms":3000})"), std::string::npos) << lines.back();
+}
+
+// Nor is a transition of a pod that has exited: the Failed pod is kept (Aborted retains it) and
+// would have become ready at 51 s and restarted at 41 s, but an exited pod does neither.
+TEST(Simulate, ARunEndsWhenOnlyExitedPodsHadScriptLeft) {
+  Job job = makeJob("pt", {{"worker", 1}});
+  job.spec.policies = {onEvent("PodFailed", "AbortJob")};
+  auto lines = simulate(job, R"(
+defaults: {startAfter: 1s, readyAfter: 50s, runFor: 2s, exitCode: 1}
+pods:
+  pt-worker-0: [{restarts: [{at: 40s}]}]
+)");
+  ASSERT_FALSE(lines.empty());
+  EXPECT_NE(lines.back().find(R"("phase":"Aborted")"), std::string::npos) << lines.back();
+  EXPECT_NE(lines.back().find(R"("t_ms":3000})"), std::string::npos) << lines.back();
+}
+
 TEST(Simulate, SameOutputWithOneOrFourWorkers) {
   Job job = makeJob("pt", {{"ps", 1}, {"worker", 3, {onEvent("PodEvicted", "RestartPod")}}});
   const char* script = "pods:\n  pt-worker-2: [{runFor: 3s, exitCode: 1}]\nevents:\n  - {at: 4s, evict: pt-worker-0}\n";

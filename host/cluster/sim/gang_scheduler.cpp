@@ -136,7 +136,7 @@ void SimCluster::schedulePass() {
         uint64_t v = p->state.resourceVersion;
         p->state.status.nodeName = node.name;
         emitPodUpdate(lane, *p, PodPhase::Pending, v);
-        scheduleDue(lane, p->behaviour.startAfterMs, Due::of(Due::Kind::Start, p->seq));
+        scheduleDue(lane, *p, p->behaviour.startAfterMs, Due::Kind::Start);
         ++allocated;
       }
     }

@@ -158,6 +158,7 @@ void SimCluster::removePod(Lane& lane, const std::string& key) {
   if (it == lane.pods.end()) return;
   SimPod& pod = it->second;
   releaseResources(pod);
+  dropDues(lane, pod);
   if (pod.node >= 0) {
     std::lock_guard lock(nodesMutex_);
     --nodes_[static_cast<size_t>(pod.node)].pods;

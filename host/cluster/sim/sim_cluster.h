@@ -124,6 +124,7 @@ class SimCluster final : public ClusterBackend, public LaneSource {
     SimResources request;
     PodBehaviour behaviour;
     uint64_t seq = 0;
+    std::vector<std::pair<TimeMs, uint64_t>> dues;  // its transitions not yet due: (time, slot id)
     size_t lane = 0;
     int node = -1;
     bool holdsResources = false;
@@ -147,7 +148,16 @@ class SimCluster final : public ClusterBackend, public LaneSource {
     uint64_t pod = 0;  // the pod incarnation's seq (Start, Ready, Restart, Exit)
     std::string key;   // Evict: the pod key
     int node = 0;      // LoseNode, RestoreNode
-    static Due of(Kind kind, uint64_t pod) { return Due{kind, pod, {}, 0}; }
+    uint64_t slot = 0;  // Start, Ready, Restart, Exit: the id of the timeline slot it waited in
+  };
+  /// The transitions of one lane due at one time, under one clock timer. `live` counts those of
+  /// pods that may still act: when it drops to 0 the timer is cancelled, so a run that waits for
+  /// nothing left to happen does not wait for a deleted or exited pod's script.
+  struct Slot {
+    std::vector<Due> dues;
+    uint64_t id = 0;
+    size_t live = 0;
+    TimerHandle timer;
   };
   /// A job's share of the cluster. `mutex` guards everything in it, including the state of its
   /// pods and groups (the scheduler holds every lane's lock).
@@ -157,7 +167,8 @@ class SimCluster final : public ClusterBackend, public LaneSource {
     std::unordered_map<uint64_t, SimPod*> podsBySeq;
     ByKey<SimGroup> groups;
     ByKey<Members> groupPods;
-    std::map<TimeMs, std::vector<Due>> timeline;  // scripted transitions not yet due
+    std::map<TimeMs, Slot> timeline;  // scripted transitions not yet due
+    uint64_t slots = 0;               // slot ids handed out
     std::vector<Due> due;                         // transitions due now
     std::vector<ClusterEvent> events;
     size_t eventsHighWater = 0;  // the most events one take has handed over
@@ -241,7 +252,8 @@ class SimCluster final : public ClusterBackend, public LaneSource {
   void membersChanged(SimPod& pod) {
     if (pod.group) pod.group->second.changed = ++changeSeq_;
   }
-  void scheduleDue(Lane& lane, int64_t delayMs, Due due);  // one clock timer per lane and due time
+  void scheduleDue(Lane& lane, SimPod& pod, int64_t delayMs, Due::Kind kind);  // one clock timer per lane and time
+  void dropDues(Lane& lane, SimPod& pod);  // the pod will not act again: its dues no longer keep time going
   void applyDue(Lane& lane, const Due& due);
   void startPod(Lane& lane, SimPod& pod);
   void exitPod(Lane& lane, SimPod& pod);

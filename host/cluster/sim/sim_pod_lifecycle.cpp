@@ -6,23 +6,39 @@
 
 namespace jobhost {
 
-void SimCluster::scheduleDue(Lane& lane, int64_t delayMs, Due due) {
+void SimCluster::scheduleDue(Lane& lane, SimPod& pod, int64_t delayMs, Due::Kind kind) {
   const TimeMs at = clock_.now() + std::max<int64_t>(delayMs, 0);
-  auto [slot, fresh] = lane.timeline.try_emplace(at);
-  slot->second.push_back(std::move(due));
-  if (!fresh) return;
-  clock_.schedule(at - clock_.now(), [life = lifeline_, &lane, at] {
-    life->run([&] {
-      std::lock_guard lock(lane.mutex);
-      auto it = lane.timeline.find(at);
-      if (it == lane.timeline.end()) return;
-      if (lane.due.empty())
-        lane.due.swap(it->second);
-      else
-        lane.due.insert(lane.due.end(), std::make_move_iterator(it->second.begin()), std::make_move_iterator(it->second.end()));
-      lane.timeline.erase(it);
+  auto [it, fresh] = lane.timeline.try_emplace(at);
+  Slot& slot = it->second;
+  if (fresh) {
+    slot.id = ++lane.slots;
+    slot.timer = clock_.schedule(at - clock_.now(), [life = lifeline_, &lane, at, id = slot.id] {
+      life->run([&] {
+        std::lock_guard lock(lane.mutex);
+        auto it = lane.timeline.find(at);
+        if (it == lane.timeline.end() || it->second.id != id) return;
+        std::vector<Due>& dues = it->second.dues;
+        if (lane.due.empty())
+          lane.due.swap(dues);
+        else
+          lane.due.insert(lane.due.end(), std::make_move_iterator(dues.begin()), std::make_move_iterator(dues.end()));
+        lane.timeline.erase(it);
+      });
     });
-  });
+  }
+  slot.dues.push_back(Due{kind, pod.seq, {}, 0, slot.id});
+  ++slot.live;
+  pod.dues.emplace_back(at, slot.id);
+}
+
+void SimCluster::dropDues(Lane& lane, SimPod& pod) {
+  for (const auto& [at, id] : pod.dues) {
+    auto it = lane.timeline.find(at);
+    if (it == lane.timeline.end() || it->second.id != id || --it->second.live > 0) continue;
+    it->second.timer.cancel();
+    lane.timeline.erase(it);
+  }
+  pod.dues.clear();
 }
 
 void SimCluster::evictPod(const std::string& ns, const std::string& name) {
@@ -64,10 +80,10 @@ void SimCluster::startPod(Lane& lane, SimPod& pod) {
         ContainerStatus{c.name, true, 0, false, ContainerStateTerminated{0, 0, "Completed", ""}, {}});
   emitPodUpdate(lane, pod, old, oldVersion);
   membersChanged(pod);
-  if (b.readyAfterMs > 0) scheduleDue(lane, b.readyAfterMs, Due::of(Due::Kind::Ready, pod.seq));
+  if (b.readyAfterMs > 0) scheduleDue(lane, pod, b.readyAfterMs, Due::Kind::Ready);
   for (int64_t at : b.restartsAtMs)
-    if (!b.runForMs || at < *b.runForMs) scheduleDue(lane, at, Due::of(Due::Kind::Restart, pod.seq));
-  if (b.runForMs) scheduleDue(lane, *b.runForMs, Due::of(Due::Kind::Exit, pod.seq));
+    if (!b.runForMs || at < *b.runForMs) scheduleDue(lane, pod, at, Due::Kind::Restart);
+  if (b.runForMs) scheduleDue(lane, pod, *b.runForMs, Due::Kind::Exit);
 }
 
 void SimCluster::exitPod(Lane& lane, SimPod& pod) {
@@ -84,6 +100,7 @@ void SimCluster::exitPod(Lane& lane, SimPod& pod) {
     first = false;
   }
   releaseResources(pod);
+  dropDues(lane, pod);  // an exited pod neither becomes ready nor restarts
   emitPodUpdate(lane, pod, old, oldVersion);
   membersChanged(pod);
   dirty_ = true;
@@ -93,6 +110,10 @@ void SimCluster::applyDue(Lane& lane, const Due& due) {
   auto it = lane.podsBySeq.find(due.pod);
   if (it == lane.podsBySeq.end()) return;
   SimPod& pod = *it->second;
+  // This due has fired: it no longer counts among the pod's waiting ones.
+  if (auto mine = std::find_if(pod.dues.begin(), pod.dues.end(), [&](const auto& d) { return d.second == due.slot; });
+      mine != pod.dues.end())
+    pod.dues.erase(mine);
   PodStatus& st = pod.state.status;
   switch (due.kind) {
     case Due::Kind::Start:
@@ -113,7 +134,7 @@ void SimCluster::applyDue(Lane& lane, const Due& due) {
         c.lastTerminated = ContainerStateTerminated{pod.behaviour.exitCode == 0 ? 1 : pod.behaviour.exitCode, 0, "Error", ""};
         if (pod.behaviour.readyAfterMs > 0) {
           c.ready = false;
-          scheduleDue(lane, pod.behaviour.readyAfterMs, Due::of(Due::Kind::Ready, due.pod));
+          scheduleDue(lane, pod, pod.behaviour.readyAfterMs, Due::Kind::Ready);
         }
         emitPodUpdate(lane, pod, PodPhase::Running, v);
       }
