@@ -1,9 +1,10 @@
-// Pre-load check of a plugin file: the ELF header, program headers and every loadable segment must
-// lie inside the file, or dlopen would map pages past its end and the host would die of SIGBUS.
+// Pre-load check of a plugin file: built for this machine, and the ELF header, program headers and
+// every loadable segment inside the file (or dlopen would map pages past its end: SIGBUS).
 #include "host/plugin/elf_check.h"
 
 #include <elf.h>
 
+#include <bit>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +24,35 @@ std::string truncated(uintmax_t size, uint64_t needed, const std::string& what) 
          std::to_string(needed) + "; copy the plugin again or rebuild it";
 }
 
+// The machine this host runs on (-1: not checked here; dlopen still refuses a foreign plugin).
+#if defined(__x86_64__)
+constexpr int kHostMachine = EM_X86_64;
+#elif defined(__aarch64__)
+constexpr int kHostMachine = EM_AARCH64;
+#elif defined(__riscv)
+constexpr int kHostMachine = EM_RISCV;
+#elif defined(__powerpc64__)
+constexpr int kHostMachine = EM_PPC64;
+#elif defined(__s390x__)
+constexpr int kHostMachine = EM_S390;
+#else
+constexpr int kHostMachine = -1;
+#endif
+constexpr unsigned char kHostData = std::endian::native == std::endian::little ? ELFDATA2LSB : ELFDATA2MSB;
+
+std::string machineName(uint16_t machine) {
+  switch (machine) {
+    case EM_X86_64: return "x86-64";
+    case EM_AARCH64: return "aarch64";
+    case EM_RISCV: return "riscv64";
+    case EM_PPC64: return "ppc64";
+    case EM_S390: return "s390x";
+    case EM_386: return "x86 (32-bit)";
+    case EM_ARM: return "arm (32-bit)";
+    default: return "ELF machine " + std::to_string(machine);
+  }
+}
+
 }  // namespace
 
 std::optional<std::string> elfLoadProblem(const std::string& file) {
@@ -39,6 +69,9 @@ std::optional<std::string> elfLoadProblem(const std::string& file) {
   if (got < SELFMAG || std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0) return std::nullopt;
   if (got < EI_CLASS + 1 || header.e_ident[EI_CLASS] != ELFCLASS64) return std::nullopt;
   if (got < sizeof header) return truncated(size, sizeof header, "ELF header would");
+  if (kHostMachine >= 0 && header.e_ident[EI_DATA] == kHostData && header.e_machine != kHostMachine)
+    return "is built for " + machineName(header.e_machine) + ", but this host runs on " +
+           machineName(static_cast<uint16_t>(kHostMachine)) + "; rebuild the plugin for this machine";
 
   const uint64_t phBytes = uint64_t{header.e_phnum} * header.e_phentsize;
   if (beyond(header.e_phoff, phBytes, size)) return truncated(size, header.e_phoff + phBytes, "program headers");

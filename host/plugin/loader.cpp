@@ -108,6 +108,34 @@ Expected<LoadedPlugin> instantiate(const jobhost_plugin_descriptor* d, const std
   return out;
 }
 
+/// Whether `p` exists; an error other than "no such file" (a symlink loop, a name too long, a
+/// directory that cannot be searched) is returned as text instead of thrown.
+Expected<bool> existsAt(const fs::path& p) {
+  std::error_code ec;
+  const bool found = fs::exists(p, ec);
+  if (ec) return Expected<bool>::failure(ec.message());
+  return found;
+}
+
+/// dlopen's own words from Boost.DLL's load error, without Boost's wrapping, the file name dlerror
+/// repeats, or the unrelated errno text Boost appends.
+std::string dlopenMessage(const std::string& what, const std::string& file) {
+  const std::string marker = "dlerror system message: ";
+  const size_t at = what.find(marker);
+  if (at == std::string::npos) return what;
+  std::string message = what.substr(at + marker.size());
+  if (const size_t close = message.rfind("):"); close != std::string::npos) message.erase(close);
+  if (message.rfind(file + ": ", 0) == 0) message.erase(0, file.size() + 2);
+  return "dlopen: " + message;
+}
+
+/// `p` made absolute, or `p` itself when the working directory cannot be read.
+fs::path absoluteOr(const fs::path& p) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(p, ec);
+  return ec ? p : absolute;
+}
+
 }  // namespace
 
 std::string pluginFileName(const std::string& name) { return "libjobhost_" + name + ".so"; }
@@ -139,15 +167,23 @@ Expected<std::string> resolvePluginFile(const LoadRequest& r) {
     fs::path p(r.path);
     if (!p.is_absolute() && !r.baseDir.empty()) p = fs::path(r.baseDir) / p;
     p = p.lexically_normal();
-    if (!fs::exists(p))
+    auto found = existsAt(p);
+    if (!found)
+      return Expected<std::string>::failure(p.string() + ": cannot read the plugin file (" + found.error() +
+                                            "); fix the plugin's \"path\" in the config");
+    if (!*found)
       return Expected<std::string>::failure(
           p.string() + ": plugin file does not exist; fix the plugin's \"path\" in the config");
-    return fs::absolute(p).string();
+    return absoluteOr(p).string();
   }
   std::string tried;
   for (const auto& dir : r.searchPath) {
     fs::path candidate = fs::path(dir) / pluginFileName(r.name);
-    if (fs::exists(candidate)) return fs::absolute(candidate).lexically_normal().string();
+    auto found = existsAt(candidate);
+    if (!found)
+      return Expected<std::string>::failure(candidate.string() + ": cannot read the plugin file (" + found.error() +
+                                            "); fix the plugin's name, \"pluginPath\" in the config or JOBHOST_PLUGIN_PATH");
+    if (*found) return absoluteOr(candidate).lexically_normal().string();
     tried += (tried.empty() ? "" : ", ") + candidate.string();
   }
   return Expected<std::string>::failure(
@@ -166,9 +202,15 @@ Expected<LoadedPlugin> loadPlugin(const LoadRequest& request) {
   boost::dll::shared_library lib;
   try {
     lib.load(file, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
-  } catch (const std::exception& e) {
-    return failure(file, std::string("not a loadable shared object (") + e.what() +
+  } catch (const boost::dll::fs::system_error& e) {  // dlopen refused it
+    return failure(file, "not a loadable shared object (" + dlopenMessage(e.what(), file) +
                              "); point the config at a plugin built with jobhost_add_plugin()");
+  } catch (const std::exception& e) {  // thrown by the plugin's static initialisation, through dlopen
+    return failure(file, std::string("threw while it was loaded (in its static initialisation): ") + e.what() +
+                             "; fix the plugin's global objects");
+  } catch (...) {
+    return failure(file, "threw a non-standard exception while it was loaded (in its static initialisation); "
+                         "fix the plugin's global objects");
   }
   if (!lib.has(JOBHOST_ENTRY_NAME))
     return failure(file, "has no \"" JOBHOST_ENTRY_NAME

@@ -49,8 +49,11 @@ Expected<std::shared_ptr<Registry>> Registry::load(const HostConfig& config,
       if (entry.required)
         return Expected<std::shared_ptr<Registry>>::failure(
             plugin.error() + " (required plugin, configured at " + entry.where + ")");
-      log::get("loader")->warn("skipping optional plugin: {}", plugin.error());
-      if (warnings) warnings->push_back("optional plugin skipped: " + plugin.error());
+      const std::string skipped = "optional plugin skipped: " + plugin.error() + " (configured at " + entry.where + ")";
+      if (warnings)
+        warnings->push_back(skipped);  // the caller shows it once
+      else
+        log::get("loader")->warn("{}", skipped);
       continue;
     }
     RegisteredPlugin r;

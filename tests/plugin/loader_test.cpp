@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <elf.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -57,8 +58,60 @@ TEST(Loader, RelativePathResolvesAgainstConfigDir) {
 TEST(Loader, NotASharedObject) {
   auto p = loadPlugin(fixture("garbage"));
   ASSERT_FALSE(p);
-  EXPECT_EQ(p.error().rfind(fixtureFile("garbage") + ": not a loadable shared object (", 0), 0u) << p.error();
-  EXPECT_NE(p.error().find("point the config at a plugin built with jobhost_add_plugin()"), std::string::npos);
+  EXPECT_EQ(p.error(), fixtureFile("garbage") +
+                           ": not a loadable shared object (dlopen: file too short); point the config at a plugin "
+                           "built with jobhost_add_plugin()");
+}
+
+TEST(Loader, StaticInitialisationThatThrowsIsNamed) {
+  auto p = loadPlugin(fixture("initthrows"));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), fixtureFile("initthrows") +
+                           ": threw while it was loaded (in its static initialisation): cannot read "
+                           "/etc/fixture-vendor.conf; fix the plugin's global objects");
+}
+
+// A scratch directory of this test process, for plugin files made by the tests.
+std::filesystem::path scratchDir() {
+  const auto dir = std::filesystem::temp_directory_path() / ("jobhost-loader-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+TEST(Loader, SymlinkLoopIsAnErrorNamingTheFile) {
+  const auto dir = scratchDir() / "loop";
+  std::filesystem::create_directories(dir);
+  std::error_code ec;
+  std::filesystem::remove(dir / "a", ec);
+  std::filesystem::remove(dir / "libjobhost_loop.so", ec);
+  std::filesystem::create_symlink("libjobhost_loop.so", dir / "a");
+  std::filesystem::create_symlink("a", dir / "libjobhost_loop.so");
+  auto byPath = loadPlugin(LoadRequest{"", (dir / "a").string(), "", {}, {}});
+  ASSERT_FALSE(byPath);
+  EXPECT_EQ(byPath.error(), (dir / "a").string() +
+                                ": cannot read the plugin file (Too many levels of symbolic links); fix the plugin's "
+                                "\"path\" in the config");
+  auto byName = loadPlugin(LoadRequest{"loop", "", "", {dir.string()}, {}});
+  ASSERT_FALSE(byName);
+  EXPECT_EQ(byName.error(), (dir / "libjobhost_loop.so").string() +
+                                ": cannot read the plugin file (Too many levels of symbolic links); fix the plugin's "
+                                "name, \"pluginPath\" in the config or JOBHOST_PLUGIN_PATH");
+}
+
+TEST(Loader, PluginBuiltForAnotherMachineIsNamedBeforeDlopen) {
+  std::ifstream in(std::string(JOBHOST_PLUGIN_DIR) + "/libjobhost_env.so", std::ios::binary);
+  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const bool hostIsArm = EM_AARCH64 == (static_cast<unsigned char>(content[18]) | static_cast<unsigned char>(content[19]) << 8);
+  const uint16_t foreign = hostIsArm ? EM_X86_64 : EM_AARCH64;
+  content[18] = static_cast<char>(foreign & 0xff);
+  content[19] = static_cast<char>(foreign >> 8);
+  const auto file = scratchDir() / "libjobhost_foreign.so";
+  std::ofstream(file, std::ios::binary | std::ios::trunc).write(content.data(), static_cast<std::streamsize>(content.size()));
+  auto p = loadPlugin(LoadRequest{"", file.string(), "", {}, {}});
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), file.string() + ": is built for " + (hostIsArm ? "x86-64" : "aarch64") +
+                           ", but this host runs on " + (hostIsArm ? "aarch64" : "x86-64") +
+                           "; rebuild the plugin for this machine");
 }
 
 // A copy of the shipped env plugin cut to `bytes` bytes, as an interrupted copy or build leaves it.
