@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -217,9 +218,9 @@ std::string located(const std::string& file, SourcePos pos, const std::string& m
 
 }  // namespace
 
-Expected<std::vector<SourceDoc>> parseYamlDocs(std::string_view text, std::string file) {
-  using Result = Expected<std::vector<SourceDoc>>;
-  std::vector<SourceDoc> docs;
+Expected<std::vector<YAML::Node>> loadYamlNodes(std::string_view text, const std::string& file) {
+  using Result = Expected<std::vector<YAML::Node>>;
+  std::vector<YAML::Node> nodes;
   try {
     const std::string stream(text);
     if (auto stuck = stuckAt(stream))
@@ -228,8 +229,25 @@ Expected<std::vector<SourceDoc>> parseYamlDocs(std::string_view text, std::strin
                                              stream[static_cast<size_t>(stuck->pos)] == ','
                                          ? "a ',' outside a [ ] or { } collection; remove it or quote the value"
                                          : "the parser cannot get past this token; remove the stray characters or quote the value"));
-    for (const YAML::Node& root : YAML::LoadAll(stream)) {
-      if (root.IsNull() || !root.IsDefined()) continue;
+    for (YAML::Node& root : YAML::LoadAll(stream))
+      if (!root.IsNull() && root.IsDefined()) nodes.push_back(std::move(root));
+  } catch (const YAML::DeepRecursion& e) {  // yaml-cpp calls it "bad file"
+    return Result::failure(located(file, positionOf(e.mark, {}),
+                                   "nesting deeper than " + std::to_string(e.depth()) +
+                                       " levels, the YAML parser's limit; flatten the document"));
+  } catch (const YAML::Exception& e) {
+    return Result::failure(located(file, positionOf(e.mark, {}), e.msg));
+  }
+  return nodes;
+}
+
+Expected<std::vector<SourceDoc>> parseYamlDocs(std::string_view text, std::string file) {
+  using Result = Expected<std::vector<SourceDoc>>;
+  auto nodes = loadYamlNodes(text, file);
+  if (!nodes) return Result::failure(nodes.error());
+  std::vector<SourceDoc> docs;
+  try {
+    for (const YAML::Node& root : *nodes) {
       SourceDoc doc;
       doc.file = file;
       YamlToJson(doc).convert(root, doc.doc, "", positionOf(root.Mark(), {1, 1}), 0);

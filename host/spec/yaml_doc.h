@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include <yaml-cpp/node/node.h>
+
 #include "host/common/expected.h"
 #include "host/common/source_doc.h"
 
@@ -18,5 +20,9 @@ namespace jobhost {
 /// and `<<` merge keys are expanded. Errors read "file:line:col: invalid YAML: <reason>" (yaml-cpp's syntax message,
 /// duplicate keys, non-scalar keys, .inf/.nan, tags that contradict their value).
 Expected<std::vector<SourceDoc>> parseYamlDocs(std::string_view text, std::string file);
+
+/// The non-empty documents of `text` as yaml-cpp nodes, behind parseYamlDocs's guards: a parser
+/// stuck on a stray token and nesting past yaml-cpp's depth limit are errors, in the same form.
+Expected<std::vector<YAML::Node>> loadYamlNodes(std::string_view text, const std::string& file);
 
 }  // namespace jobhost

@@ -94,6 +94,16 @@ TEST(ScriptParser, ErrorsNameFileLineColumnAndField) {
 
 TEST(ScriptParser, YamlSyntaxErrorsAreLocated) {
   expectError("pods: [a, }\n", "s.yaml:1:11: invalid YAML: illegal flow end");
+  expectError("until: " + std::string(600, '[') + std::string(600, ']') + "\n",
+              "s.yaml:1:1208: invalid YAML: nesting deeper than 500 levels, the YAML parser's limit; flatten the document");
+}
+
+TEST(ScriptParser, AScriptIsOneDocument) {
+  expectError("until: 1m\n---\nfoo: bar\n",
+              "s.yaml:3:1: a script is one YAML document, and this is a second one; merge them or remove the extra \"---\"");
+  auto s = parseSimulationScript("---\n---\nuntil: 3m\n", "s.yaml");
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_EQ(s->untilMs, 180'000);
 }
 
 }  // namespace

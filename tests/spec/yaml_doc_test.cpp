@@ -158,6 +158,9 @@ TEST(YamlDoc, Errors) {
   EXPECT_EQ(errorOf("x:\n  <<: 3\n"),
             "t.yaml:2:3: invalid YAML: the value of a << merge key must be a mapping or a list of mappings");
   EXPECT_EQ(errorOf("a: *nothing\n"), "t.yaml:1:4: invalid YAML: the referenced anchor is not defined");
+  // yaml-cpp's own words for this are "bad file".
+  EXPECT_EQ(errorOf("x: " + std::string(600, '[') + std::string(600, ']') + "\n"),
+            "t.yaml:1:1204: invalid YAML: nesting deeper than 500 levels, the YAML parser's limit; flatten the document");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "host/cluster/sim/simulation_script.h"
 #include "host/common/source_doc.h"
 #include "host/spec/duration.h"
+#include "host/spec/yaml_doc.h"
 
 namespace jobhost {
 namespace {
@@ -271,9 +272,17 @@ PodBehaviour SimulationScript::behaviourFor(const std::string& podName, int inca
 }
 
 Expected<SimulationScript> parseSimulationScript(std::string_view text, const std::string& file) {
+  auto documents = loadYamlNodes(text, file);
+  if (!documents) return Expected<SimulationScript>::failure(documents.error());
+  if (documents->size() > 1) {
+    const YAML::Mark second = (*documents)[1].Mark();
+    return Expected<SimulationScript>::failure(file + ":" + std::to_string(second.line + 1) + ":" +
+                                               std::to_string(second.column + 1) +
+                                               ": a script is one YAML document, and this is a second one; merge "
+                                               "them or remove the extra \"---\"");
+  }
   try {
-    YAML::Node root = YAML::Load(std::string(text));
-    return Parser(file).parse(root);
+    return Parser(file).parse(documents->empty() ? YAML::Node() : (*documents)[0]);
   } catch (const ScriptError& e) {
     return Expected<SimulationScript>::failure(e.message);
   } catch (const YAML::Exception& e) {
