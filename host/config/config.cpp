@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "host/common/source_doc.h"
 #include "host/config/default_config.h"
 #include "host/spec/duration.h"
+#include "host/workload/k8s_names.h"
 
 namespace jobhost {
 namespace {
@@ -207,6 +209,43 @@ bool parseQueues(Parser& p, const Value& v, const std::string& path, HostConfig&
   return true;
 }
 
+/// Queues as the API server and Volcano's queue webhook would take them: object names, each once,
+/// and a hierarchy that reaches "root" from every queue (a parent that exists, no cycle).
+bool checkQueues(Parser& p, const std::vector<QueueConfig>& queues) {
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < queues.size(); ++i) {
+    const std::string path = indexPath("queues", i);
+    if (auto problems = k8s::isDNS1123Subdomain(queues[i].name); !problems.empty())
+      return (p.fail(childPath(path, "name"), "\"" + queues[i].name + "\" is not a valid queue name: " + problems[0]),
+              false);
+    if (queues[i].name == "root")
+      return (p.fail(childPath(path, "name"), "\"root\" is the queue every hierarchy starts from; name the queue otherwise"),
+              false);
+    if (auto [at, fresh] = index.emplace(queues[i].name, i); !fresh)
+      return (p.fail(childPath(path, "name"), "queue \"" + queues[i].name + "\" is already defined at queues[" +
+                                                  std::to_string(at->second) + "]; define each queue once"),
+              false);
+  }
+  for (size_t i = 0; i < queues.size(); ++i) {
+    const std::string parentPath = childPath(indexPath("queues", i), "parent");
+    const std::string& parent = queues[i].parent;
+    if (parent.empty() || parent == "root") continue;
+    if (parent == queues[i].name)
+      return (p.fail(parentPath, "queue \"" + parent + "\" cannot be its own parent"), false);
+    if (!index.count(parent))
+      return (p.fail(parentPath, "names queue \"" + parent + "\", which is not defined; define it under \"queues\" or "
+                                 "use \"root\""),
+              false);
+    std::set<std::string> seen{queues[i].name};
+    for (std::string up = parent; index.count(up) != 0; up = queues[index.at(up)].parent)
+      if (!seen.insert(up).second)
+        return (p.fail(parentPath, "the parents of queue \"" + queues[i].name + "\" go round in a loop at \"" + up +
+                                       "\"; the parents must lead to \"root\""),
+                false);
+  }
+  return true;
+}
+
 bool checkSemantics(Parser& p, HostConfig& c) {
   std::set<std::string> names;
   for (size_t i = 0; i < c.plugins.size(); ++i) {
@@ -226,6 +265,7 @@ bool checkSemantics(Parser& p, HostConfig& c) {
           return (p.fail(childPath("extensionPoints", point),
                          "names plugin \"" + n + "\", which is not in \"plugins\""),
                   false);
+  if (!checkQueues(p, c.queues)) return false;
   if (std::none_of(c.queues.begin(), c.queues.end(), [](auto& q) { return q.name == "default"; }))
     c.queues.insert(c.queues.begin(), QueueConfig{"default", "Open", ""});
   return true;

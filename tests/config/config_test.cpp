@@ -90,6 +90,23 @@ TEST(Config, ErrorsNameFileLinePathAndFix) {
        "c.json:1:24: backend.local.memory: quantity \"8GB\" is invalid (unknown suffix); use a number with an "
        "optional suffix such as 500m, 2Gi or 1.5"},
       {"{\"queues\": [{\"name\": \"q\", \"state\": \"open\"}]}", "c.json:1:27: queues[0].state: must be Open, Closed or Closing"},
+      {R"({"queues": [{"name": "q", "state": "Closed"}, {"name": "q"}]})",
+       "c.json:1:48: queues[1].name: queue \"q\" is already defined at queues[0]; define each queue once"},
+      {R"({"queues": [{"name": "Bad_Name"}]})",
+       "c.json:1:14: queues[0].name: \"Bad_Name\" is not a valid queue name: a lowercase RFC 1123 subdomain must "
+       "consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric "
+       "character (e.g. 'example.com', regex used for validation is "
+       "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"},
+      {R"({"queues": [{"name": "root"}]})",
+       "c.json:1:14: queues[0].name: \"root\" is the queue every hierarchy starts from; name the queue otherwise"},
+      {R"({"queues": [{"name": "q", "parent": "q"}]})",
+       "c.json:1:27: queues[0].parent: queue \"q\" cannot be its own parent"},
+      {R"({"queues": [{"name": "q", "parent": "nope"}]})",
+       "c.json:1:27: queues[0].parent: names queue \"nope\", which is not defined; define it under \"queues\" or use "
+       "\"root\""},
+      {R"({"queues": [{"name": "x", "parent": "a"}, {"name": "a", "parent": "b"}, {"name": "b", "parent": "a"}]})",
+       "c.json:1:27: queues[0].parent: the parents of queue \"x\" go round in a loop at \"a\"; the parents must lead "
+       "to \"root\""},
       {"{\"plugins\": [}", "c.json:1:14: invalid JSON: Invalid value."},
       {"[]", "c.json:1:1: config: must be an object"},
       {"{\"colour\": 1}",
