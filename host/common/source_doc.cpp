@@ -243,7 +243,7 @@ Expected<SourceDoc> parseJsonDoc(std::string_view text, std::string file) {
   std::string duplicate;
   auto generate = [&](rapidjson::Document&) {
     PositionHandler handler(out, stream);
-    result = reader.Parse<rapidjson::kParseNumbersAsStringsFlag>(stream, handler);
+    result = reader.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseValidateEncodingFlag>(stream, handler);
     tooBig = handler.stoppedAtTooBigNumber();
     tooDeep = handler.stoppedTooDeep();
     duplicate = handler.duplicateKey();

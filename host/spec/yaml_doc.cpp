@@ -2,6 +2,7 @@
 // types plain scalars, expands merge keys and records each value's 1-based position by field path.
 #include "host/spec/yaml_doc.h"
 
+#include <algorithm>
 #include <optional>
 #include <sstream>
 #include <unordered_map>
@@ -12,6 +13,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "host/spec/yaml_scalar.h"
+#include "host/spec/yaml_text_check.h"
 
 namespace jobhost {
 namespace {
@@ -211,6 +213,14 @@ std::optional<YAML::Mark> stuckAt(const std::string& text) {
   return std::nullopt;
 }
 
+/// The 1-based line and column (in bytes) of byte `offset` of `text`.
+SourcePos positionAt(std::string_view text, size_t offset) {
+  const std::string_view before = text.substr(0, offset);
+  const size_t lineStart = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+  return SourcePos{static_cast<int>(std::count(before.begin(), before.end(), '\n')) + 1,
+                   static_cast<int>(offset - lineStart) + 1};
+}
+
 std::string located(const std::string& file, SourcePos pos, const std::string& message) {
   std::string where = pos.line == 0 ? file : file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column);
   return where + ": invalid YAML: " + message;
@@ -222,6 +232,7 @@ Expected<std::vector<YAML::Node>> loadYamlNodes(std::string_view text, const std
   using Result = Expected<std::vector<YAML::Node>>;
   std::vector<YAML::Node> nodes;
   try {
+    if (auto bad = firstUnreadableCharacter(text)) return Result::failure(located(file, positionAt(text, bad->offset), bad->message));
     const std::string stream(text);
     if (auto stuck = stuckAt(stream))
       return Result::failure(located(file, positionOf(*stuck, {}),

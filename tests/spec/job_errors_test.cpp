@@ -204,6 +204,16 @@ TEST(JobErrors, SyntaxErrorsAndEmptyInput) {
   // same key in another object, or as a value, is fine.
   EXPECT_EQ(errorOf("{\"spec\": {\"tasks\": [{\"name\": \"a\",\n  \"replicas\": 1,\n  \"replicas\": 2}]}}", "job.json"),
             "job.json:3:3: invalid JSON: duplicate key \"replicas\" (first defined on line 2)");
+  // Bytes that are not UTF-8, and control characters, are refused as kubectl's YAML reader refuses
+  // them, at their place: yaml-cpp would take them, and the job would carry them on.
+  EXPECT_EQ(errorOf("kind: Job\nmetadata: {name: \"a\xff\"}\n"), "job.yaml:2:20: invalid YAML: invalid leading UTF-8 octet");
+  EXPECT_EQ(errorOf("kind: Job\nmetadata: {name: a\xc3}\n"), "job.yaml:2:19: invalid YAML: invalid trailing UTF-8 octet");
+  EXPECT_EQ(errorOf("kind: Job\nmetadata: {name: \xc0\xaf}\n"),
+            "job.yaml:2:18: invalid YAML: invalid length of a UTF-8 sequence");
+  EXPECT_EQ(errorOf(std::string("kind: Job\nmetadata: {name: a\0b}\n", 31)),
+            "job.yaml:2:19: invalid YAML: control characters are not allowed");
+  EXPECT_EQ(errorOf("\xEF\xBB\xBFkind: 3\n"), "job.yaml:1:7: kind: must be a string");
+  EXPECT_EQ(errorOf("{\"kind\": \"J\xffob\"}", "job.json"), "job.json:1:12: invalid JSON: Invalid encoding in string.");
   EXPECT_EQ(errorOf("{\"kind\": \"List\", \"items\": [{\"kind\": \"kind\"}, {\"kind\": \"Job\"}]}", "list.json"),
             "list.json:1:29: kind: must be \"Job\", found \"kind\"; only Volcano Jobs are accepted here");
   // Deep nesting is refused at level 1,001 (as in YAML), not parsed until the stack or memory runs out.

@@ -114,8 +114,9 @@ TEST(YamlDoc, AStrayCommaAfterATopLevelNodeIsAnErrorNotAHang) {
 }
 
 TEST(YamlDoc, OtherTokensTheParserCannotGetPastAreErrorsNotHangs) {
-  // fuzz/job_yaml, 10-minute run: no ',' at all, bytes around a '?' key.
-  const std::string text("\"\x11\"$\x8a\n0\"\x11&\"$\x8a\n00\n000\n?\n000\n000");
+  // fuzz/job_yaml, 10-minute run: no ',' at all, bytes around a '?' key (its control characters,
+  // now refused before parsing, replaced by printable ones that still stop yaml-cpp).
+  const std::string text("\"A\"$x\n0\"A&\"$x\n00\n000\n?\n000\n000");
   EXPECT_EQ(errorOf(text),
             "t.yaml:5:1: invalid YAML: the parser cannot get past this token; remove the stray characters or quote "
             "the value");
