@@ -162,6 +162,10 @@ int runCommand(const Args& args, Streams io) {
   };
   int interrupts = 0;
   std::optional<Clock::time_point> killDeadline;
+  auto terminate = [&] { controller.issueCommand(Command{ns, name, std::string(actions::TerminateJob), "", "", ""}); };
+  // Restarting swallows every command (Volcano's state table): a job seen Pending or Running after
+  // the interrupt gets TerminateJob again, at most once a second.
+  Clock::time_point nextTerminate;
   JobProgress last;
   for (;;) {
     auto job = controller.getJob(ns, name);
@@ -169,22 +173,26 @@ int runCommand(const Args& args, Streams io) {
     auto pods = local.jobPods(ns, name);
     last = takeProgress(*job, pods, local.getPodGroup(ns, podGroupName(*job)), elapsedMs());
     view.show(last);
-    if (ended(job->status.state.phase)) break;
+    const JobPhase phase = job->status.state.phase;
+    if (ended(phase)) break;
+    if (interrupts > 0 && (phase == JobPhase::Pending || phase == JobPhase::Running) && Clock::now() >= nextTerminate) {
+      terminate();
+      nextTerminate = Clock::now() + std::chrono::seconds(1);
+    }
     if (int sig = signals.wait(tty ? 200 : 100)) {
-      if (++interrupts == 1) {
-        io.err << "\njobhost run: " << why(sig) << ", terminating job "
-               << ns << "/" << name << " (again to kill at once)\n";
-        controller.issueCommand(Command{ns, name, std::string(actions::TerminateJob), "", "", ""});
-        killDeadline = Clock::now() + stopWithin;
-      } else {
-        local.killAll();
-      }
+      if (++interrupts > 1) break;  // kill at once: the job goes and its processes are killed below
+      io.err << "\njobhost run: " << why(sig) << ", terminating job " << ns << "/" << name
+             << " (again to kill at once)\n";
+      terminate();
+      nextTerminate = Clock::now() + std::chrono::seconds(1);
+      killDeadline = Clock::now() + stopWithin;
     }
     if (killDeadline && Clock::now() > *killDeadline) local.killAll();
   }
   // Whatever still runs (e.g. workers after CompleteJob) goes with the job; wait for every process.
+  // Deleting the job first means nothing recreates a pod killed here.
   controller.deleteJob(ns, name);
-  const auto giveUp = Clock::now() + stopWithin;
+  const auto giveUp = interrupts > 1 ? Clock::now() : Clock::now() + stopWithin;
   while (!local.jobPods(ns, name).empty()) {
     if (signals.wait(100) || Clock::now() > giveUp) local.killAll();
   }

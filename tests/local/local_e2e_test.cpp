@@ -202,6 +202,30 @@ while :; do sleep 0.2; done)");
   EXPECT_NE(readFile(dir_ / "stdout").find("interrupted"), std::string::npos) << output();
 }
 
+// Ctrl-C while the job restarts: Restarting swallows TerminateJob (Volcano's state table), so the
+// run issues it again once the job is Pending or Running; the job ends Terminated, not retried on.
+TEST_F(RunE2E, CtrlCWhileRestartingStillTerminatesTheJob) {
+  const fs::path failed = dir_ / "failed";
+  std::ofstream(dir_ / "restart.sh") << "touch \"$JOBHOST_SANDBOX/started\"\ncase \"$JOBHOST_SANDBOX\" in *-0)\n"
+                                     << "  if [ ! -e " << failed.string() << " ]; then touch " << failed.string()
+                                     << "; exit 1; fi;;\nesac\ntrap '' TERM\nwhile :; do sleep 0.2; done\n";
+  std::ofstream(dir_ / "restart.yaml")
+      << "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: restart}\nspec:\n  minAvailable: 2\n"
+      << "  maxRetry: 5\n  policies: [{event: PodFailed, action: RestartJob}]\n  tasks:\n    - {name: w, replicas: 2, "
+      << "template: {spec: {restartPolicy: Never, containers: [{name: main, image: busybox, command: [sh, "
+      << (dir_ / "restart.sh").string() << "]}]}}}\n";
+  const pid_t pid = start((dir_ / "restart.yaml").string());
+  // Pod 1 ignores SIGTERM, so the restart holds the job in Restarting for the 2 s grace period.
+  const auto deadline = Clock::now() + std::chrono::seconds(120);
+  while (readFile(dir_ / "stdout").find("Restarting") == std::string::npos && Clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_NE(readFile(dir_ / "stdout").find("Restarting"), std::string::npos) << output();
+  ::kill(pid, SIGINT);
+  EXPECT_EQ(wait(pid), 130) << output();
+  EXPECT_NE(readFile(dir_ / "stdout").find("interrupted, ended Terminated"), std::string::npos) << output();
+  EXPECT_EQ(jobProcesses(), std::vector<pid_t>{}) << output();
+}
+
 // SIGHUP (the terminal went away) stops the job as Ctrl-C does: no process of it is orphaned.
 TEST_F(RunE2E, HangupTerminatesTheJobLikeCtrlC) {
   const pid_t pid = startSleepers("hup", 1, "touch \"$JOBHOST_SANDBOX/started\"; exec sleep 1000");
