@@ -172,6 +172,35 @@ TEST_P(LocalBackendTest, DeletionSendsTermThenKillAfterTheGracePeriod) {
   EXPECT_TRUE(backend_->processIds().empty());
 }
 
+// activeDeadlineSeconds, as the kubelet: the pod turns Failed (DeadlineExceeded) while its
+// container still runs, then the container is stopped (TERM) and, although the policy is
+// OnFailure, not restarted; the pod is kept.
+TEST_P(LocalBackendTest, APodPastItsActiveDeadlineFailsAndStops) {
+  start();
+  Pod pod = makePod("late", {readyWhenUp("touch \"$JOBHOST_SANDBOX/up\"; exec sleep 1000")}, "OnFailure");
+  pod.spec.unknown.emplace_back("activeDeadlineSeconds", "1");
+  create(pod);
+  ASSERT_TRUE(recorder_.waitFor([](auto& ev) {
+    const auto s = lastState(ev, "late");
+    return s && s->status.phase == PodPhase::Failed && s->status.containerStatuses[0].terminated;
+  }));
+  const auto events = recorder_.events();
+  const PodState s = *lastState(events, "late");
+  EXPECT_EQ(s.status.reason, "DeadlineExceeded");
+  EXPECT_EQ(s.status.message, "Pod was active on the node longer than the specified deadline");
+  EXPECT_EQ(s.status.containerStatuses[0].terminated->exitCode, 143);
+  EXPECT_EQ(s.status.containerStatuses[0].restartCount, 0);
+  EXPECT_FALSE(s.deletionTimestamp.has_value());
+  EXPECT_FALSE(deleted(events, "late"));
+  EXPECT_TRUE(backend_->processIds().empty());
+  // The first Failed status came while the container still ran, as the kubelet reports it.
+  for (const auto& e : events)
+    if (e.pod.object && e.pod.name() == "late" && e.pod.status.phase == PodPhase::Failed) {
+      EXPECT_TRUE(e.pod.status.containerStatuses[0].running);
+      break;
+    }
+}
+
 // Output reaches the log through a pipe, as under the kubelet: reopening /dev/stdout or /dev/stderr
 // appends instead of truncating the log, and an exit is reported once all of it (here more than a
 // pipe holds) is in the log.

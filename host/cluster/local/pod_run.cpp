@@ -32,7 +32,7 @@ void appendToLog(const std::string& file, const std::string& line) {
 }  // namespace
 
 PodRun::PodRun(asio::io_context& io, PodRunSpec spec, StatusFn onStatus, GoneFn onGone)
-    : io_(io), spec_(std::move(spec)), onStatus_(std::move(onStatus)), onGone_(std::move(onGone)), killTimer_(io), termTimer_(io) {
+    : io_(io), spec_(std::move(spec)), onStatus_(std::move(onStatus)), onGone_(std::move(onGone)), killTimer_(io), termTimer_(io), deadlineTimer_(io) {
   const PodSpec& ps = spec_.pod->spec;
   for (size_t i = 0; i < ps.initContainers.size(); ++i) {
     Slot& s = inits_.emplace_back();
@@ -62,11 +62,39 @@ void PodRun::start(PodStatus initial) {
   status_.containerStatuses.resize(mains_.size());
   for (const auto& s : mains_) status_.containerStatuses[s.index] = named(s.spec->name);
   published_ = status_;
+  if (auto deadline = activeDeadlineSeconds(spec_.pod->spec)) {
+    deadlineTimer_.expires_after(std::chrono::seconds(*deadline));
+    deadlineTimer_.async_wait([this, self = shared_from_this()](const boost::system::error_code& ec) {
+      if (!ec) deadlineExceeded();
+    });
+  }
   if (inits_.empty())
     startMains();
   else
     launch(inits_[0]);
   publish();
+}
+
+// As the kubelet: the pod turns Failed first (its containers may still run), then they are stopped
+// with the pod's grace period and never restarted; the pod stays until it is deleted.
+void PodRun::deadlineExceeded() {
+  if (terminating_ || failed_ || status_.phase == PodPhase::Succeeded || status_.phase == PodPhase::Failed) return;
+  failPod("DeadlineExceeded", "Pod was active on the node longer than the specified deadline");
+  for (auto* list : {&inits_, &mains_})
+    for (auto& s : *list) {
+      if (s.retry) s.retry->cancel();
+      if (s.prober) s.prober->stop();
+    }
+  updatePhase();
+  publish();
+  sendTerm();
+  killTimer_.expires_after(std::chrono::seconds(spec_.gracePeriodSeconds));
+  killTimer_.async_wait([this, self = shared_from_this()](const boost::system::error_code& ec) {
+    if (ec) return;
+    termTimer_.cancel();
+    for (auto* list : {&inits_, &mains_})
+      for (auto& s : *list) killSlot(s);
+  });
 }
 
 ContainerStatus& PodRun::statusOf(const Slot& slot) {
@@ -84,6 +112,17 @@ int gracePeriodSeconds(const PodSpec& spec, int fallback) {
   return fallback;
 }
 
+std::optional<int64_t> activeDeadlineSeconds(const PodSpec& spec) {
+  for (const auto& [key, json] : spec.unknown) {
+    if (key != "activeDeadlineSeconds") continue;
+    int64_t seconds = 0;
+    const auto [end, ec] = std::from_chars(json.data(), json.data() + json.size(), seconds);
+    if (ec == std::errc() && end == json.data() + json.size() && seconds > 0)
+      return std::min<int64_t>(seconds, int64_t{100} * 365 * 24 * 3600);
+  }
+  return std::nullopt;
+}
+
 bool PodRun::restarts(int32_t exitCode) const {
   const std::string& policy = spec_.pod->spec.restartPolicy;
   if (policy == "Never") return false;
@@ -97,7 +136,7 @@ void PodRun::startMains() {
 }
 
 void PodRun::launch(Slot& slot) {
-  if (terminating_) return;
+  if (terminating_ || failed_) return;
   const Container& c = *slot.spec;
   auto env = containerEnv(c, spec_.env);
   if (!env) {  // like the kubelet: the container waits (CreateContainerConfigError) and is retried
@@ -247,14 +286,14 @@ void PodRun::onExit(Slot& slot, int32_t exitCode, int32_t signal) {
   ContainerStateTerminated t = cs.terminated.value_or(
       ContainerStateTerminated{exitCode, signal, exitCode == 0 ? "Completed" : "Error", ""});
   cs.terminated = t;
-  if (slot.init && exitCode == 0 && !terminating_) {
+  if (slot.init && exitCode == 0 && !terminating_ && !failed_) {
     slot.done = true;
     cs.ready = true;
     if (slot.index + 1 < inits_.size())
       launch(inits_[slot.index + 1]);
     else
       startMains();
-  } else if (!terminating_ && restarts(exitCode)) {
+  } else if (!terminating_ && !failed_ && restarts(exitCode)) {
     cs.lastTerminated = t;
     cs.terminated.reset();
     const bool ranLong = std::chrono::steady_clock::now() - slot.startedAt > std::chrono::minutes(10);
@@ -274,7 +313,7 @@ void PodRun::onExit(Slot& slot, int32_t exitCode, int32_t signal) {
 void PodRun::retryLater(Slot& slot, int delayMs, bool countRestart) {
   slot.retry = std::make_unique<asio::steady_timer>(io_, std::chrono::milliseconds(delayMs));
   slot.retry->async_wait([this, self = shared_from_this(), s = &slot, countRestart](const boost::system::error_code& ec) {
-    if (ec || terminating_) return;
+    if (ec || terminating_ || failed_) return;
     if (countRestart) ++statusOf(*s).restartCount;
     launch(*s);
   });
@@ -363,6 +402,7 @@ void PodRun::maybeGone() {
   if (!terminating_ || gone_ || !processIds().empty() || settling()) return;
   killTimer_.cancel();
   termTimer_.cancel();
+  deadlineTimer_.cancel();
   gone_ = true;
   onGone_();
 }

@@ -1,6 +1,7 @@
 // One started pod: its init containers in order (each must succeed), then all its containers as
 // processes (native, bwrap or plain), restarts per restartPolicy with back-off and restart counts,
-// readiness, the pod phase from the real exits, and termination (TERM, KILL after the grace period).
+// readiness, the pod phase from the real exits, termination (TERM, KILL after the grace period) and
+// activeDeadlineSeconds.
 // Every member runs on the backend's loop thread; the container starts themselves run on the
 // starter threads, so that the starts of many pods overlap.
 #pragma once
@@ -44,6 +45,10 @@ struct PodRunSpec {
 /// The pod's `terminationGracePeriodSeconds` when it sets one (>= 0), else `fallback` (the local
 /// backend's `gracePeriodSeconds`): how long a deleted pod's containers have between SIGTERM and SIGKILL.
 int gracePeriodSeconds(const PodSpec& spec, int fallback);
+
+/// The pod's `activeDeadlineSeconds` when it sets one (> 0): how long it may run from its start
+/// before the kubelet fails it (DeadlineExceeded) and stops its containers.
+std::optional<int64_t> activeDeadlineSeconds(const PodSpec& spec);
 
 class PodRun : public std::enable_shared_from_this<PodRun> {
  public:
@@ -99,6 +104,7 @@ class PodRun : public std::enable_shared_from_this<PodRun> {
   void onExit(Slot& slot, int32_t exitCode, int32_t signal);
   void retryLater(Slot& slot, int delayMs, bool countRestart);
   void failPod(const std::string& reason, const std::string& message);
+  void deadlineExceeded();  // fail the pod, then stop its containers as a delete does, keeping the pod
   void updatePhase();
   void publish();
   void maybeGone();
@@ -115,7 +121,7 @@ class PodRun : public std::enable_shared_from_this<PodRun> {
   PodStatus status_;
   PodStatus published_;
   bool mainsStarted_ = false, terminating_ = false, gone_ = false, failed_ = false;
-  boost::asio::steady_timer killTimer_, termTimer_;
+  boost::asio::steady_timer killTimer_, termTimer_, deadlineTimer_;
 };
 
 }  // namespace jobhost::local
