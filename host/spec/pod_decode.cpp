@@ -2,9 +2,50 @@
 // defines but jobhost does not model are kept in the nearest struct's `unknown`.
 #include "host/spec/pod_decode.h"
 
+#include <string_view>
+
+#include "host/spec/schema_finding.h"
+
 namespace jobhost {
 
 using Value = rapidjson::Value;
+
+namespace {
+
+/// The OpenAPI type of each Kubernetes field jobhost keeps as unmodelled JSON, so a value of the
+/// wrong type gets the API server's "must be of type" finding as a modelled field does.
+struct FieldType {
+  std::string_view name, type;
+};
+constexpr FieldType kPodSpecTypes[] = {
+    {"activeDeadlineSeconds", "integer"}, {"affinity", "object"}, {"automountServiceAccountToken", "boolean"},
+    {"dnsConfig", "object"}, {"enableServiceLinks", "boolean"}, {"ephemeralContainers", "array"},
+    {"hostAliases", "array"}, {"hostIPC", "boolean"}, {"hostPID", "boolean"}, {"hostUsers", "boolean"},
+    {"hostnameOverride", "string"}, {"imagePullSecrets", "array"}, {"nodeName", "string"}, {"nodeSelector", "object"},
+    {"os", "object"}, {"overhead", "object"}, {"preemptionPolicy", "string"}, {"priority", "integer"},
+    {"readinessGates", "array"}, {"resourceClaims", "array"}, {"runtimeClassName", "string"},
+    {"schedulingGates", "array"}, {"securityContext", "object"}, {"serviceAccount", "string"},
+    {"serviceAccountName", "string"}, {"setHostnameAsFQDN", "boolean"}, {"shareProcessNamespace", "boolean"},
+    {"terminationGracePeriodSeconds", "integer"}, {"tolerations", "array"}, {"topologySpreadConstraints", "array"},
+    {"workloadRef", "object"}};
+constexpr FieldType kContainerTypes[] = {
+    {"envFrom", "array"}, {"imagePullPolicy", "string"}, {"lifecycle", "object"}, {"livenessProbe", "object"},
+    {"readinessProbe", "object"}, {"resizePolicy", "array"}, {"restartPolicy", "string"},
+    {"restartPolicyRules", "array"}, {"securityContext", "object"}, {"startupProbe", "object"}, {"stdin", "boolean"},
+    {"stdinOnce", "boolean"}, {"terminationMessagePath", "string"}, {"terminationMessagePolicy", "string"},
+    {"tty", "boolean"}, {"volumeDevices", "array"}};
+
+template <size_t N>
+void checkUnmodelledTypes(const Decoder& d, const Value& v, const std::string& path, const FieldType (&types)[N]) {
+  if (!v.IsObject()) return;
+  for (const FieldType& f : types) {
+    auto it = v.FindMember(rapidjson::StringRef(f.name.data(), f.name.size()));
+    if (it == v.MemberEnd() || it->value.IsNull() || openApiTypeName(it->value) == f.type) continue;
+    d.wrongType(it->value, childPath(path, std::string(f.name)), f.type, "must be of type " + std::string(f.type));
+  }
+}
+
+}  // namespace
 
 void read(const Decoder& d, const Value& v, const std::string& path, OwnerReference& out) {
   d.fields(v, path,
@@ -91,6 +132,7 @@ void read(const Decoder& d, const Value& v, const std::string& path, Container& 
             {"resources", d.into(out.resources)},
             {"volumeMounts", d.into(out.volumeMounts)}},
            out.unknown);
+  checkUnmodelledTypes(d, v, path, kContainerTypes);
 }
 
 void read(const Decoder& d, const Value& v, const std::string& path, KeyToPath& out) {
@@ -155,6 +197,7 @@ void read(const Decoder& d, const Value& v, const std::string& path, PodSpec& ou
             {"hostNetwork", d.into(out.hostNetwork)},
             {"resources", podLevelResources(d, out.unknown)}},
            out.unknown);
+  checkUnmodelledTypes(d, v, path, kPodSpecTypes);
 }
 
 void read(const Decoder& d, const Value& v, const std::string& path, PodTemplateSpec& out) {

@@ -45,6 +45,40 @@ spec:
                        file + ":21:51: " + at + "volumes[0].hostPth: unknown field \"" + at + "volumes[0].hostPth\"\n");
 }
 
+// Fields jobhost keeps as unmodelled JSON still have Kubernetes' types: the API server refuses a
+// value of the wrong type there as for any other field.
+TEST(PodTemplateFields, UnmodelledFieldsOfTheWrongTypeAreRefusedAsTheApiServerDoes) {
+  auto file = writeTemp("wrong-types.yaml", R"YAML(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata:
+  name: wrong-types
+spec:
+  tasks:
+    - name: worker
+      replicas: 1
+      template:
+        spec:
+          affinity: hello
+          tolerations: 5
+          priority: 2.5
+          nodeSelector: null
+          containers:
+            - {name: main, image: busybox, command: ["true"], tty: "yes"}
+)YAML");
+  auto r = run({"validate", file});
+  EXPECT_EQ(r.rc, kRejected) << r.out;
+  const std::string at = "spec.tasks[0].template.spec.";
+  auto finding = [&](const std::string& where, const std::string& field, const std::string& got, const std::string& type) {
+    return file + ":" + where + ": " + at + field + ": Invalid value: \"" + got + "\": " + at + field +
+           " in body must be of type " + type + ": \"" + got + "\"\n";
+  };
+  EXPECT_EQ(r.out.substr(0, r.out.find(file + ": on Volcano:")),
+            file + ": job default/wrong-types: rejected (4 errors)\n" +
+                finding("16:68", "containers[0].tty", "string", "boolean") +
+                finding("11:21", "affinity", "string", "object") + finding("13:21", "priority", "number", "integer") +
+                finding("12:24", "tolerations", "integer", "array"));
+}
+
 TEST(PodTemplateFields, FieldsKubernetesDeclaresButJobhostDoesNotModelAreAccepted) {
   auto file = writeTemp("declared.yaml", R"YAML(apiVersion: batch.volcano.sh/v1alpha1
 kind: Job
