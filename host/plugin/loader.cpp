@@ -11,6 +11,7 @@
 
 #include "host/common/log.h"
 #include "host/plugin/elf_check.h"
+#include "host/plugin/load_probe.h"
 #include "jobhost/version.h"
 
 namespace jobhost {
@@ -197,6 +198,7 @@ Expected<LoadedPlugin> loadPlugin(const LoadRequest& request) {
   if (!resolved) return Expected<LoadedPlugin>::failure(resolved.error());
   const std::string file = *resolved;
   if (auto problem = elfLoadProblem(file)) return failure(file, *problem);
+  if (auto problem = probeLoadProblem(file)) return failure(file, *problem);
   std::lock_guard lock(g_loadMutex);
 
   boost::dll::shared_library lib;

@@ -7,9 +7,12 @@
 #include <elf.h>
 #include <unistd.h>
 
+#include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "jobhost/version.h"
 
@@ -96,6 +99,34 @@ TEST(Loader, SymlinkLoopIsAnErrorNamingTheFile) {
   EXPECT_EQ(byName.error(), (dir / "libjobhost_loop.so").string() +
                                 ": cannot read the plugin file (Too many levels of symbolic links); fix the plugin's "
                                 "name, \"pluginPath\" in the config or JOBHOST_PLUGIN_PATH");
+}
+
+// A damaged file that passes every header check yet crashes the dynamic loader (here: the first
+// dynamic relocation of a copy of the env plugin points far outside the library) is refused from
+// the probe process's crash; the host itself never dlopens it.
+TEST(Loader, AFileThatCrashesTheDynamicLoaderIsRefused) {
+  std::ifstream in(std::string(JOBHOST_PLUGIN_DIR) + "/libjobhost_env.so", std::ios::binary);
+  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Elf64_Ehdr header;
+  std::memcpy(&header, content.data(), sizeof header);
+  std::vector<Elf64_Shdr> sections(header.e_shnum);
+  std::memcpy(sections.data(), content.data() + header.e_shoff, sections.size() * sizeof(Elf64_Shdr));
+  const char* names = content.data() + sections[header.e_shstrndx].sh_offset;
+  bool damaged = false;
+  for (const auto& section : sections)
+    if (std::string(names + section.sh_name) == ".rela.dyn" && section.sh_size >= sizeof(Elf64_Rela)) {
+      const uint64_t far = 0x7fff00000000;
+      std::memcpy(content.data() + section.sh_offset + offsetof(Elf64_Rela, r_offset), &far, sizeof far);
+      damaged = true;
+    }
+  ASSERT_TRUE(damaged) << "no .rela.dyn in the env plugin";
+  const auto file = scratchDir() / "libjobhost_damaged.so";
+  std::ofstream(file, std::ios::binary | std::ios::trunc).write(content.data(), static_cast<std::streamsize>(content.size()));
+  auto p = loadPlugin(LoadRequest{"", file.string(), "", {}, {}});
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), file.string() +
+                           ": crashed the dynamic loader (SEGV in a probe process): the file is damaged or not built "
+                           "for this system; copy it again or rebuild it");
 }
 
 TEST(Loader, PluginBuiltForAnotherMachineIsNamedBeforeDlopen) {
