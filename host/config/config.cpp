@@ -46,7 +46,9 @@ class Parser {
   }
   bool string(const Value& v, const std::string& path, std::string& out) {
     if (!v.IsString()) return (fail(path, "must be a string"), false);
-    out = v.GetString();
+    out.assign(v.GetString(), v.GetStringLength());
+    if (out.find('\0') != std::string::npos)
+      return (fail(path, "must not contain a NUL character (\\u0000); remove it"), false);
     return true;
   }
   bool boolean(const Value& v, const std::string& path, bool& out) {
@@ -97,6 +99,12 @@ class Parser {
   std::string error_;
 };
 
+bool nonEmpty(Parser& p, const std::string& path, const std::vector<std::string>& aliases) {
+  for (size_t a = 0; a < aliases.size(); ++a)
+    if (aliases[a].empty()) return (p.fail(indexPath(path, a), "an alias must not be empty"), false);
+  return true;
+}
+
 bool parsePlugin(Parser& p, const Value& v, const std::string& path, PluginEntry& e, bool& ownTimeout) {
   if (!p.object(v, path, {"name", "path", "required", "activation", "args", "aliases", "callTimeout"})) return false;
   e.where = p.doc().where(path);
@@ -108,7 +116,7 @@ bool parsePlugin(Parser& p, const Value& v, const std::string& path, PluginEntry
     else if (key == "path") ok = p.string(x, kp, e.path);
     else if (key == "required") ok = p.boolean(x, kp, e.required);
     else if (key == "args") ok = p.strings(x, kp, e.args);
-    else if (key == "aliases") ok = p.strings(x, kp, e.aliases);
+    else if (key == "aliases") ok = p.strings(x, kp, e.aliases) && nonEmpty(p, kp, e.aliases);
     else if (key == "callTimeout") ok = ownTimeout = p.duration(x, kp, e.callTimeout);
     else if (key == "activation") {
       std::string a;

@@ -75,7 +75,8 @@ Expected<std::shared_ptr<Registry>> Registry::fromLoaded(std::vector<RegisteredP
         return Expected<std::shared_ptr<Registry>>::failure(
             plugins[i].loaded.file + ": plugin \"" + plugins[i].loaded.name + "\" is loaded twice" +
             (plugins[i].loaded.file == plugins[j].loaded.file ? "" : " (also as " + plugins[j].loaded.file + ")") +
-            "; remove the duplicate entry from the config");
+            " (configured at " + plugins[j].entry.where + " and " + plugins[i].entry.where +
+            "); remove the duplicate entry from the config");
       for (const auto& name : plugins[i].names)
         if (std::find(plugins[j].names.begin(), plugins[j].names.end(), name) != plugins[j].names.end())
           return Expected<std::shared_ptr<Registry>>::failure(

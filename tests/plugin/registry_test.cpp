@@ -93,7 +93,10 @@ TEST(Registry, SameFileTwiceIsRefused) {
   auto reg = Registry::load(configFrom(
       R"({"plugins":[{"name":"withargs"},{"name":"again","path":"libjobhost_withargs.so"}]})"));
   ASSERT_FALSE(reg);
-  EXPECT_NE(reg.error().find("plugin \"withargs\" is loaded twice; remove the duplicate entry"), std::string::npos)
+  const std::string config = std::string(JOBHOST_FIXTURE_DIR) + "/test-config.json";
+  EXPECT_NE(reg.error().find("plugin \"withargs\" is loaded twice (configured at " + config + ":1:13 and " + config +
+                             ":1:33); remove the duplicate entry"),
+            std::string::npos)
       << reg.error();
 }
 
@@ -108,7 +111,8 @@ TEST(Registry, SameFileThroughASymlinkIsRefused) {
   std::filesystem::remove_all(dir);
   ASSERT_FALSE(reg);
   EXPECT_EQ(reg.error(), link.string() + ": plugin \"withargs\" is loaded twice (also as " + JOBHOST_FIXTURE_DIR +
-                             "/libjobhost_withargs.so); remove the duplicate entry from the config");
+                             "/libjobhost_withargs.so) (configured at " + JOBHOST_FIXTURE_DIR + "/test-config.json:1:13 and " +
+                             JOBHOST_FIXTURE_DIR + "/test-config.json:1:33); remove the duplicate entry from the config");
 }
 
 TEST(Registry, ActivationAliasesAndArgs) {
