@@ -122,11 +122,22 @@ JobProgress takeProgress(const Job& job, const std::vector<PodState>& pods, cons
   }
   const bool creatingPods = p.phase == JobPhase::None || p.phase == JobPhase::Pending || p.phase == JobPhase::Running;
   if (p.waiting.empty() && creatingPods) p.waiting = dependsOnWait(job, p.tasks, readyByTask);
+  if (const auto created = job.metadata.creationTimestamp)
+    for (const auto& c : job.status.conditions)
+      if (c.lastTransitionTime) p.entered.emplace_back(c.status, std::max<int64_t>(*c.lastTransitionTime - *created, 0));
+  std::stable_sort(p.entered.begin(), p.entered.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   return p;
 }
 
 void ProgressView::show(const JobProgress& progress) {
   if (!tty_) {
+    for (const auto& [phase, atMs] : progress.entered) {
+      if (!accounted_.emplace(phase, atMs).second) continue;
+      if (phase == progress.phase || phase == lastPhase_) continue;
+      lastPhase_ = phase;
+      out_ << "[" << pad(seconds(atMs), 7) << "] " << toString(phase) << "\n";
+    }
+    lastPhase_ = progress.phase;
     std::string line = pad(phaseText(progress), 12);
     for (const auto& t : progress.tasks) line += "  " + taskLine(t);
     if (!progress.waiting.empty()) line += "  waiting: " + progress.waiting;

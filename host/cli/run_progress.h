@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,6 +31,9 @@ struct JobProgress {
   std::vector<TaskProgress> tasks;  // in spec order
   int64_t elapsedMs = 0;
   std::string waiting;  // why the gang is not placed (its PodGroup's condition), else empty
+  /// The job's conditions in time order: each phase it entered, at its elapsed time (ms since the
+  /// job was created), so a plain view can print phases that came and went between two snapshots.
+  std::vector<std::pair<JobPhase, int64_t>> entered;
 };
 
 /// Counts the pods of `job` by task (volcano.sh/task-spec) and phase; pods being deleted count as
@@ -43,7 +47,8 @@ class ProgressView {
  public:
   ProgressView(std::ostream& out, bool tty) : out_(out), tty_(tty) {}
   /// TTY: redraws the block (with elapsed time). Otherwise: one line when anything but the
-  /// elapsed time changed since the last line.
+  /// elapsed time changed since the last line, after a line for each phase the job entered and left
+  /// since then.
   void show(const JobProgress& progress);
 
  private:
@@ -51,6 +56,8 @@ class ProgressView {
   bool tty_;
   int drawnLines_ = 0;
   std::string lastLine_;
+  JobPhase lastPhase_ = JobPhase::None;
+  std::set<std::pair<JobPhase, int64_t>> accounted_;  // phase entries already printed or current
 };
 
 /// What became of a task's pods: every incarnation (pod UID) counts once, by the last phase its

@@ -174,6 +174,28 @@ TEST(RunProgress, ShowsWhyTheGangWaitsFromThePodGroupsLatestTrueCondition) {
   EXPECT_EQ(takeProgress(demo(), pods, std::nullopt, 1500).waiting, "");
 }
 
+// Phases that came and went between two snapshots still get a line each (from the job's
+// conditions, at the time they were entered); a phase re-stamped while current gets none.
+TEST(RunProgress, PlainViewPrintsThePhasesEnteredBetweenSnapshots) {
+  Job job = demo();
+  job.metadata.creationTimestamp = 10'000;
+  const std::vector<PodState> none;
+  std::ostringstream out;
+  ProgressView view(out, false);
+  job.status.state.phase = JobPhase::Pending;
+  job.status.conditions = {{JobPhase::Pending, 10'000}};
+  view.show(takeProgress(job, none, std::nullopt, 100));
+  job.status.state.phase = JobPhase::Aborted;
+  job.status.conditions = {{JobPhase::Pending, 10'000}, {JobPhase::Running, 10'300}, {JobPhase::Aborting, 10'450},
+                           {JobPhase::Aborted, 10'450}};
+  view.show(takeProgress(job, none, std::nullopt, 500));
+  EXPECT_EQ(out.str(),
+            "[0.1s   ] Pending       master 0/0/0/0  worker 0/0/0/0\n"
+            "[0.3s   ] Running\n"
+            "[0.5s   ] Aborting\n"
+            "[0.5s   ] Aborted       master 0/0/0/0  worker 0/0/0/0\n");
+}
+
 // Once the gang is placed, a pod the backend holds back says why.
 TEST(RunProgress, ShowsWhyAPlacedPodWaits) {
   PodState held = pod("demo-worker-0", "worker", "w0", PodPhase::Pending);
