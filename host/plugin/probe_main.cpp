@@ -1,7 +1,5 @@
 // jobhost-plugin-probe FILE: dlopens one plugin file in a process of its own, so a damaged file that
 // crashes the dynamic loader (a corrupt relocation, say) takes down this process, not the host.
-// Exit 0: loaded; 1: dlopen refused it (the host's own dlopen reports why); 3: its static
-// initialisation threw (the text on stderr); 4: it threw something that is not a std::exception.
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -27,6 +25,8 @@ namespace {
 
 }  // namespace
 
+/// Exit 0: loaded; 1: dlopen refused it (the host's own dlopen reports why); 3: its static
+/// initialisation threw (the text on stderr); 4: it threw something that is not a std::exception.
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fputs("usage: jobhost-plugin-probe FILE\n", stderr);
