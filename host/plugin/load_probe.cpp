@@ -17,6 +17,7 @@
 #include <mutex>
 #include <thread>
 #include <tuple>
+#include <vector>
 
 extern char** environ;
 
@@ -40,6 +41,23 @@ void drain(int fd, std::string& out) {
     if (out.size() < 4096) out.append(buffer, static_cast<size_t>(n));
 }
 
+/// The host's environment, with sanitizer options that let a crash in the probe end it by its
+/// signal (a sanitizer build would otherwise report it and exit 1) and skip its leak check.
+std::vector<std::string> probeEnvironment() {
+  std::vector<std::string> env;
+  const std::string quiet = "handle_segv=0:handle_sigbus=0:handle_abort=0:detect_leaks=0";
+  bool asan = false, tsan = false;
+  for (char** e = environ; *e != nullptr; ++e) {
+    std::string entry = *e;
+    if (entry.rfind("ASAN_OPTIONS=", 0) == 0) (asan = true, entry += ":" + quiet);
+    if (entry.rfind("TSAN_OPTIONS=", 0) == 0) (tsan = true, entry += ":handle_segv=0:handle_sigbus=0:handle_abort=0");
+    env.push_back(std::move(entry));
+  }
+  if (!asan) env.push_back("ASAN_OPTIONS=" + quiet);
+  if (!tsan) env.push_back("TSAN_OPTIONS=handle_segv=0:handle_sigbus=0:handle_abort=0");
+  return env;
+}
+
 std::optional<std::string> runProbe(const std::string& program, const std::string& file) {
   int pipe[2];
   if (::pipe2(pipe, O_CLOEXEC | O_NONBLOCK) != 0) return std::nullopt;
@@ -50,7 +68,11 @@ std::optional<std::string> runProbe(const std::string& program, const std::strin
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, pipe[1], STDERR_FILENO);
   pid_t pid = -1;
-  const int rc = ::posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
+  std::vector<std::string> env = probeEnvironment();
+  std::vector<char*> envp;
+  for (auto& entry : env) envp.push_back(entry.data());
+  envp.push_back(nullptr);
+  const int rc = ::posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, envp.data());
   posix_spawn_file_actions_destroy(&actions);
   ::close(pipe[1]);
   if (rc != 0) {
@@ -81,6 +103,9 @@ std::optional<std::string> runProbe(const std::string& program, const std::strin
   if (WEXITSTATUS(status) == 4)
     return "threw a non-standard exception while it was loaded (in its static initialisation); fix the plugin's "
            "global objects";
+  if (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 2)  // 2: dlopen refused it, which the host reports
+    return "failed while it was loaded in a probe process (exit " + std::to_string(WEXITSTATUS(status)) +
+           (said.empty() ? "" : ": " + said.substr(0, said.find('\n'))) + "); rebuild the plugin";
   return std::nullopt;
 }
 

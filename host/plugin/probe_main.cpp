@@ -25,7 +25,7 @@ namespace {
 
 }  // namespace
 
-/// Exit 0: loaded; 1: dlopen refused it (the host's own dlopen reports why); 3: its static
+/// Exit 0: loaded; 2: dlopen refused it (the host's own dlopen reports why); 3: its static
 /// initialisation threw (the text on stderr); 4: it threw something that is not a std::exception.
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
   std::set_terminate(thrownWhileLoading);
   if (dlopen(argv[1], RTLD_NOW | RTLD_LOCAL) == nullptr) {
     std::fprintf(stderr, "%s\n", dlerror());
-    return 1;
+    return 2;
   }
   return 0;
 }
