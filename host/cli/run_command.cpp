@@ -162,10 +162,13 @@ int runCommand(const Args& args, Streams io) {
   };
   int interrupts = 0;
   std::optional<Clock::time_point> killDeadline;
-  auto terminate = [&] { controller.issueCommand(Command{ns, name, std::string(actions::TerminateJob), "", "", ""}); };
   // Restarting swallows every command (Volcano's state table): a job seen Pending or Running after
   // the interrupt gets TerminateJob again, at most once a second.
   Clock::time_point nextTerminate;
+  auto terminate = [&] {
+    controller.issueCommand(Command{ns, name, std::string(actions::TerminateJob), "", "", ""});
+    nextTerminate = Clock::now() + std::chrono::seconds(1);
+  };
   JobProgress last;
   for (;;) {
     auto job = controller.getJob(ns, name);
@@ -175,16 +178,13 @@ int runCommand(const Args& args, Streams io) {
     view.show(last);
     const JobPhase phase = job->status.state.phase;
     if (ended(phase)) break;
-    if (interrupts > 0 && (phase == JobPhase::Pending || phase == JobPhase::Running) && Clock::now() >= nextTerminate) {
+    if (interrupts > 0 && (phase == JobPhase::Pending || phase == JobPhase::Running) && Clock::now() >= nextTerminate)
       terminate();
-      nextTerminate = Clock::now() + std::chrono::seconds(1);
-    }
     if (int sig = signals.wait(tty ? 200 : 100)) {
       if (++interrupts > 1) break;  // kill at once: the job goes and its processes are killed below
       io.err << "\njobhost run: " << why(sig) << ", terminating job " << ns << "/" << name
              << " (again to kill at once)\n";
       terminate();
-      nextTerminate = Clock::now() + std::chrono::seconds(1);
       killDeadline = Clock::now() + stopWithin;
     }
     if (killDeadline && Clock::now() > *killDeadline) local.killAll();

@@ -58,6 +58,26 @@ TEST(Loader, RelativePathResolvesAgainstConfigDir) {
   EXPECT_EQ(p->version, "1.2.3");
 }
 
+// A scratch directory of this test process, for plugin files made by the tests.
+std::filesystem::path scratchDir() {
+  const auto dir = std::filesystem::temp_directory_path() / ("jobhost-loader-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// The bytes of the shipped env plugin, which the tests below copy, damage or cut.
+std::string envPluginBytes() {
+  std::ifstream in(std::string(JOBHOST_PLUGIN_DIR) + "/libjobhost_env.so", std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Writes the first `bytes` of `content` to scratch file `name`; returns its path.
+std::string writeScratch(const std::string& name, const std::string& content, size_t bytes) {
+  const auto file = scratchDir() / name;
+  std::ofstream(file, std::ios::binary | std::ios::trunc).write(content.data(), static_cast<std::streamsize>(bytes));
+  return file.string();
+}
+
 TEST(Loader, NotASharedObject) {
   auto p = loadPlugin(fixture("garbage"));
   ASSERT_FALSE(p);
@@ -72,13 +92,6 @@ TEST(Loader, StaticInitialisationThatThrowsIsNamed) {
   EXPECT_EQ(p.error(), fixtureFile("initthrows") +
                            ": threw while it was loaded (in its static initialisation): cannot read "
                            "/etc/fixture-vendor.conf; fix the plugin's global objects");
-}
-
-// A scratch directory of this test process, for plugin files made by the tests.
-std::filesystem::path scratchDir() {
-  const auto dir = std::filesystem::temp_directory_path() / ("jobhost-loader-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir;
 }
 
 TEST(Loader, SymlinkLoopIsAnErrorNamingTheFile) {
@@ -105,8 +118,7 @@ TEST(Loader, SymlinkLoopIsAnErrorNamingTheFile) {
 // dynamic relocation of a copy of the env plugin points far outside the library) is refused from
 // the probe process's crash; the host itself never dlopens it.
 TEST(Loader, AFileThatCrashesTheDynamicLoaderIsRefused) {
-  std::ifstream in(std::string(JOBHOST_PLUGIN_DIR) + "/libjobhost_env.so", std::ios::binary);
-  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string content = envPluginBytes();
   Elf64_Ehdr header;
   std::memcpy(&header, content.data(), sizeof header);
   std::vector<Elf64_Shdr> sections(header.e_shnum);
@@ -120,40 +132,31 @@ TEST(Loader, AFileThatCrashesTheDynamicLoaderIsRefused) {
       damaged = true;
     }
   ASSERT_TRUE(damaged) << "no .rela.dyn in the env plugin";
-  const auto file = scratchDir() / "libjobhost_damaged.so";
-  std::ofstream(file, std::ios::binary | std::ios::trunc).write(content.data(), static_cast<std::streamsize>(content.size()));
-  auto p = loadPlugin(LoadRequest{"", file.string(), "", {}, {}});
+  const std::string file = writeScratch("libjobhost_damaged.so", content, content.size());
+  auto p = loadPlugin(LoadRequest{"", file, "", {}, {}});
   ASSERT_FALSE(p);
-  EXPECT_EQ(p.error(), file.string() +
+  EXPECT_EQ(p.error(), file +
                            ": crashed the dynamic loader (SEGV in a probe process): the file is damaged or not built "
                            "for this system; copy it again or rebuild it");
 }
 
 TEST(Loader, PluginBuiltForAnotherMachineIsNamedBeforeDlopen) {
-  std::ifstream in(std::string(JOBHOST_PLUGIN_DIR) + "/libjobhost_env.so", std::ios::binary);
-  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string content = envPluginBytes();
   const bool hostIsArm = EM_AARCH64 == (static_cast<unsigned char>(content[18]) | static_cast<unsigned char>(content[19]) << 8);
   const uint16_t foreign = hostIsArm ? EM_X86_64 : EM_AARCH64;
   content[18] = static_cast<char>(foreign & 0xff);
   content[19] = static_cast<char>(foreign >> 8);
-  const auto file = scratchDir() / "libjobhost_foreign.so";
-  std::ofstream(file, std::ios::binary | std::ios::trunc).write(content.data(), static_cast<std::streamsize>(content.size()));
-  auto p = loadPlugin(LoadRequest{"", file.string(), "", {}, {}});
+  const std::string file = writeScratch("libjobhost_foreign.so", content, content.size());
+  auto p = loadPlugin(LoadRequest{"", file, "", {}, {}});
   ASSERT_FALSE(p);
-  EXPECT_EQ(p.error(), file.string() + ": is built for " + (hostIsArm ? "x86-64" : "aarch64") +
+  EXPECT_EQ(p.error(), file + ": is built for " + (hostIsArm ? "x86-64" : "aarch64") +
                            ", but this host runs on " + (hostIsArm ? "aarch64" : "x86-64") +
                            "; rebuild the plugin for this machine");
 }
 
 // A copy of the shipped env plugin cut to `bytes` bytes, as an interrupted copy or build leaves it.
 std::string truncatedEnvPlugin(uintmax_t bytes) {
-  const auto dir = std::filesystem::temp_directory_path() / ("jobhost-loader-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const auto out = dir / ("libjobhost_env_" + std::to_string(bytes) + ".so");
-  std::ifstream in(std::string(JOBHOST_PLUGIN_DIR) + "/libjobhost_env.so", std::ios::binary);
-  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::ofstream(out, std::ios::binary | std::ios::trunc).write(content.data(), static_cast<std::streamsize>(bytes));
-  return out.string();
+  return writeScratch("libjobhost_env_" + std::to_string(bytes) + ".so", envPluginBytes(), static_cast<size_t>(bytes));
 }
 
 uintmax_t envPluginSize() { return std::filesystem::file_size(std::string(JOBHOST_PLUGIN_DIR) + "/libjobhost_env.so"); }

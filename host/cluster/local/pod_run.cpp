@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
+#include <string_view>
 
 #include "host/cluster/local/hosts_file.h"
 #include "host/cluster/local/native_container.h"
@@ -27,6 +29,17 @@ void appendToLog(const std::string& file, const std::string& line) {
     // nothing more to do: the status message carries the same text
   }
   ::close(fd);
+}
+
+/// The integer a pod spec field jobhost keeps as unmodelled JSON holds, if it holds one.
+std::optional<int64_t> unmodelledInteger(const PodSpec& spec, std::string_view field) {
+  for (const auto& [key, json] : spec.unknown) {
+    if (key != field) continue;
+    int64_t value = 0;
+    const auto [end, ec] = std::from_chars(json.data(), json.data() + json.size(), value);
+    if (ec == std::errc() && end == json.data() + json.size()) return value;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -80,21 +93,9 @@ void PodRun::start(PodStatus initial) {
 void PodRun::deadlineExceeded() {
   if (terminating_ || failed_ || status_.phase == PodPhase::Succeeded || status_.phase == PodPhase::Failed) return;
   failPod("DeadlineExceeded", "Pod was active on the node longer than the specified deadline");
-  for (auto* list : {&inits_, &mains_})
-    for (auto& s : *list) {
-      if (s.retry) s.retry->cancel();
-      if (s.prober) s.prober->stop();
-    }
   updatePhase();
   publish();
-  sendTerm();
-  killTimer_.expires_after(std::chrono::seconds(spec_.gracePeriodSeconds));
-  killTimer_.async_wait([this, self = shared_from_this()](const boost::system::error_code& ec) {
-    if (ec) return;
-    termTimer_.cancel();
-    for (auto* list : {&inits_, &mains_})
-      for (auto& s : *list) killSlot(s);
-  });
+  stopContainers();
 }
 
 ContainerStatus& PodRun::statusOf(const Slot& slot) {
@@ -102,25 +103,14 @@ ContainerStatus& PodRun::statusOf(const Slot& slot) {
 }
 
 int gracePeriodSeconds(const PodSpec& spec, int fallback) {
-  for (const auto& [key, json] : spec.unknown) {
-    if (key != "terminationGracePeriodSeconds") continue;
-    int64_t seconds = -1;
-    const auto [end, ec] = std::from_chars(json.data(), json.data() + json.size(), seconds);
-    if (ec == std::errc() && end == json.data() + json.size() && seconds >= 0)
-      return static_cast<int>(std::min<int64_t>(seconds, 24 * 3600));
-  }
-  return fallback;
+  const auto seconds = unmodelledInteger(spec, "terminationGracePeriodSeconds");
+  return seconds && *seconds >= 0 ? static_cast<int>(std::min<int64_t>(*seconds, 24 * 3600)) : fallback;
 }
 
 std::optional<int64_t> activeDeadlineSeconds(const PodSpec& spec) {
-  for (const auto& [key, json] : spec.unknown) {
-    if (key != "activeDeadlineSeconds") continue;
-    int64_t seconds = 0;
-    const auto [end, ec] = std::from_chars(json.data(), json.data() + json.size(), seconds);
-    if (ec == std::errc() && end == json.data() + json.size() && seconds > 0)
-      return std::min<int64_t>(seconds, int64_t{100} * 365 * 24 * 3600);
-  }
-  return std::nullopt;
+  const auto seconds = unmodelledInteger(spec, "activeDeadlineSeconds");
+  if (!seconds || *seconds <= 0) return std::nullopt;
+  return std::min<int64_t>(*seconds, int64_t{100} * 365 * 24 * 3600);
 }
 
 bool PodRun::restarts(int32_t exitCode) const {
@@ -353,6 +343,11 @@ void PodRun::publish() {
 void PodRun::terminate() {
   if (terminating_) return maybeGone();
   terminating_ = true;
+  stopContainers();
+  maybeGone();
+}
+
+void PodRun::stopContainers() {
   for (auto* list : {&inits_, &mains_})
     for (auto& s : *list) {
       if (s.retry) s.retry->cancel();
@@ -366,7 +361,6 @@ void PodRun::terminate() {
     for (auto* list : {&inits_, &mains_})
       for (auto& s : *list) killSlot(s);
   });
-  maybeGone();
 }
 
 // TERM to every container that has not had it; a bwrap container that has not exec'd its command

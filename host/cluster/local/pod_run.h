@@ -105,6 +105,7 @@ class PodRun : public std::enable_shared_from_this<PodRun> {
   void retryLater(Slot& slot, int delayMs, bool countRestart);
   void failPod(const std::string& reason, const std::string& message);
   void deadlineExceeded();  // fail the pod, then stop its containers as a delete does, keeping the pod
+  void stopContainers();    // no more restarts or probes; TERM now, KILL after the grace period
   void updatePhase();
   void publish();
   void maybeGone();
