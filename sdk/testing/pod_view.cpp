@@ -17,6 +17,12 @@ const Container& pick(const Pod& pod, const std::vector<Container>& list, std::s
                           std::string(name) + "\" (has: " + (known.empty() ? "none" : known) + ")");
 }
 
+template <class T>
+std::optional<T> copyOf(const T* found) {
+  if (found == nullptr) return std::nullopt;
+  return *found;
+}
+
 std::optional<std::string> lookup(const StringMap& map, std::string_view key) {
   auto it = map.find(std::string(key));
   if (it == map.end()) return std::nullopt;
@@ -61,22 +67,32 @@ std::optional<std::string> PodView::env(std::string_view var, std::string_view c
 
 std::vector<std::string> PodView::envList(std::string_view c) const { return testing::envList(container(c)); }
 
-const Volume* PodView::volume(std::string_view name) const {
+const Volume* PodView::volume(std::string_view name) const& {
   for (const auto& v : pod_.spec.volumes)
     if (v.name == name) return &v;
   return nullptr;
 }
 
-const VolumeMount* PodView::mount(std::string_view mountPath, std::string_view c) const {
+std::optional<Volume> PodView::volume(std::string_view name) && { return copyOf(volume(name)); }
+
+const VolumeMount* PodView::mount(std::string_view mountPath, std::string_view c) const& {
   for (const auto& m : container(c).volumeMounts)
     if (m.mountPath == mountPath) return &m;
   return nullptr;
 }
 
-const ContainerPort* PodView::port(std::string_view portName, std::string_view c) const {
+std::optional<VolumeMount> PodView::mount(std::string_view mountPath, std::string_view c) && {
+  return copyOf(mount(mountPath, c));
+}
+
+const ContainerPort* PodView::port(std::string_view portName, std::string_view c) const& {
   for (const auto& p : container(c).ports)
     if (p.name == portName) return &p;
   return nullptr;
+}
+
+std::optional<ContainerPort> PodView::port(std::string_view portName, std::string_view c) && {
+  return copyOf(port(portName, c));
 }
 
 const std::vector<ContainerPort>& PodView::ports(std::string_view c) const& { return container(c).ports; }

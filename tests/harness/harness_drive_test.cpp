@@ -59,6 +59,25 @@ TEST_F(HarnessDrive, PodsCarryThePluginsEnvVolumesMountsAndLabels) {
   EXPECT_THROW(w1.container("sidecar"), std::out_of_range);
 }
 
+// On a temporary PodView the lookups return copies: a pointer into the view would dangle.
+TEST_F(HarnessDrive, LookupsOnATemporaryPodViewReturnCopies) {
+  static_assert(std::is_same_v<decltype(std::declval<PodView>().mount("")), std::optional<VolumeMount>>);
+  static_assert(std::is_same_v<decltype(std::declval<const PodView&>().mount("")), const VolumeMount*>);
+  ASSERT_TRUE(h_.submit(kDemoJob));
+  const std::optional<VolumeMount> mount = h_.pod("demo-worker-1").mount("/etc/volcano");
+  ASSERT_TRUE(mount);
+  EXPECT_EQ(mount->name, "demo-svc");
+  const std::optional<Volume> volume = h_.pod("demo-worker-1").volume("demo-svc");
+  ASSERT_TRUE(volume);
+  EXPECT_EQ(volume->configMap->name, "demo-svc");
+  const std::optional<ContainerPort> port = h_.pod("demo-worker-1").port("tf");
+  ASSERT_TRUE(port);
+  EXPECT_EQ(port->containerPort, 2222);
+  EXPECT_FALSE(h_.pod("demo-ps-0").port("tf"));
+  EXPECT_FALSE(h_.pod("demo-ps-0").mount("/nowhere"));
+  EXPECT_FALSE(h_.pod("demo-ps-0").volume("nothing"));
+}
+
 TEST_F(HarnessDrive, BuiltResourcesAndPodGroupAreListed) {
   ASSERT_TRUE(h_.submit(kDemoJob));
   Components r = h_.resources();

@@ -15,7 +15,8 @@ namespace jobhost::testing {
 /// A value: holds its own copy of the pod. Container accessors take a container name; empty
 /// means the first container. A missing container throws std::out_of_range naming the pod.
 /// Called on a temporary (`h.pod("x").container()`), pod(), container(), initContainer() and
-/// ports() return copies, so `const auto& c = h.pod("x").container();` never dangles.
+/// ports() return copies, so `const auto& c = h.pod("x").container();` never dangles; volume(),
+/// mount() and port() return a std::optional copy instead of a pointer into the dying view.
 class JOBHOST_TESTING_API PodView {
  public:
   explicit PodView(Pod pod) : pod_(std::move(pod)) {}
@@ -34,9 +35,12 @@ class JOBHOST_TESTING_API PodView {
   /// "NAME=value" (or "NAME<-configMap:<cm>/<key>", "NAME<-secret:<s>/<key>",
   /// "NAME<-field:<path>", "NAME<-resource:<resource>") for every env var of the container, in order.
   std::vector<std::string> envList(std::string_view container = {}) const;
-  const Volume* volume(std::string_view name) const;  // nullptr when absent
-  const VolumeMount* mount(std::string_view mountPath, std::string_view container = {}) const;
-  const ContainerPort* port(std::string_view portName, std::string_view container = {}) const;
+  const Volume* volume(std::string_view name) const&;  // nullptr when absent
+  std::optional<Volume> volume(std::string_view name) &&;  // nullopt when absent
+  const VolumeMount* mount(std::string_view mountPath, std::string_view container = {}) const&;
+  std::optional<VolumeMount> mount(std::string_view mountPath, std::string_view container = {}) &&;
+  const ContainerPort* port(std::string_view portName, std::string_view container = {}) const&;
+  std::optional<ContainerPort> port(std::string_view portName, std::string_view container = {}) &&;
   const std::vector<ContainerPort>& ports(std::string_view container = {}) const&;
   std::vector<ContainerPort> ports(std::string_view container = {}) &&;
   std::optional<std::string> label(std::string_view key) const;
