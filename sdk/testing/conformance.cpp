@@ -174,9 +174,7 @@ ConformanceReport checkConformance(Harness& harness, std::string_view jobYaml) {
   Job job;
   Submission sub = s.admit(jobYaml, job);
   if (!sub) {
-    std::string why = sub.error;
-    for (const auto& e : sub.errors) why += (why.empty() ? "" : "; ") + e.field + ": " + e.message;
-    report.failures.push_back("the conformance job is not admitted: " + why);
+    report.failures.push_back("the conformance job must pass admission: " + sub.describe());
     return report;
   }
   if (job.metadata.uid.empty()) job.metadata.uid = "conformance-" + job.metadata.name;

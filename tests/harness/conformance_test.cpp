@@ -34,7 +34,7 @@ TEST(Conformance, AJobThatIsNotAdmittedIsAFailure) {
   Harness h({shipped("env")});
   ConformanceReport r = checkConformance(h, "kind: Job\nmetadata: {name: x}\n");
   ASSERT_EQ(r.failures.size(), 1u);
-  EXPECT_EQ(r.failures[0].rfind("the conformance job is not admitted: ", 0), 0u) << r.failures[0];
+  EXPECT_EQ(r.failures[0].rfind("the conformance job must pass admission: not admitted: ", 0), 0u) << r.failures[0];
 }
 
 TEST(Conformance, AThrowingPluginFails) {
@@ -45,7 +45,7 @@ TEST(Conformance, AThrowingPluginFails) {
   ConformanceReport r = checkConformance(h, kDemoJob);
   ASSERT_EQ(r.failures.size(), 1u);
   EXPECT_EQ(r.failures[0],
-            "the conformance job is not admitted: spec.plugins.throwing: plugin \"throwing\" failed in "
+            "the conformance job must pass admission: not admitted: spec.plugins.throwing: plugin \"throwing\" failed in "
             "Validation: Validate threw an exception: fixture failure in validate");
 }
 
@@ -171,6 +171,22 @@ TEST(ConformanceCatches, RunConformanceTurnsEachFailureIntoAGoogleTestFailure) {
   bool ok = true;
   EXPECT_NONFATAL_FAILURE(ok = runConformance(h, kSloppyJob), "conformance: OnJobDelete undoes OnJobAdd");
   EXPECT_FALSE(ok);
+}
+
+TEST(ConformanceCatches, RunConformanceFailuresPointAtTheCallersLine) {
+  Harness h({inProcess<Sloppy<Flaw::NoUndo>, "sloppy">()});
+  ASSERT_TRUE(h.ok()) << h.loadError();
+  ::testing::TestPartResultArray failures;
+  int callLine = 0;
+  {
+    ::testing::ScopedFakeTestPartResultReporter intercept(
+        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &failures);
+    callLine = __LINE__ + 1;
+    runConformance(h, kSloppyJob);
+  }
+  ASSERT_EQ(failures.size(), 1);
+  EXPECT_STREQ(failures.GetTestPartResult(0).file_name(), __FILE__);
+  EXPECT_EQ(failures.GetTestPartResult(0).line_number(), callLine);
 }
 
 }  // namespace

@@ -69,7 +69,7 @@ TEST(HarnessFactory, AdmissionWarningsComeBackFromAdmitAndSubmit) {
   EXPECT_TRUE(a.errors.empty());
   EXPECT_EQ(a.warnings, (Strings{"probe: from the job"}));
   Submission s = h.submit(kProbeJob);
-  ASSERT_TRUE(s) << s.error;
+  ASSERT_TRUE(s) << s.describe();
   EXPECT_EQ(s.warnings, (Strings{"probe: from the job"}));
   EXPECT_EQ(h.podNames(), (Strings{"p-w-0", "p-w-1"}));
 }

@@ -33,12 +33,16 @@ struct ConformanceReport {
 /// hookCalls(). Does not need (nor disturb) a submitted job.
 JOBHOST_TESTING_API ConformanceReport checkConformance(Harness& harness, std::string_view jobYaml);
 
-/// checkConformance, each failure reported with GoogleTest's ADD_FAILURE() in the calling test (so
-/// the test fails even when the return value is ignored). Returns report.ok(). Inline on purpose:
-/// libjobhost_testing.so does not contain GoogleTest, so the failures reach the test binary's own.
-inline bool runConformance(Harness& harness, std::string_view jobYaml) {
+/// checkConformance, each failure reported as a GoogleTest failure of the calling test at the line
+/// that called runConformance (so the test fails even when the return value is ignored, and the
+/// failure points at the test). Returns report.ok(). `file` and `line` default to the caller's
+/// (__builtin_FILE/__builtin_LINE: Clang 14's library has no std::source_location); leave them out.
+/// Inline on purpose: libjobhost_testing.so does not contain GoogleTest, so the failures reach the
+/// test binary's own.
+inline bool runConformance(Harness& harness, std::string_view jobYaml, const char* file = __builtin_FILE(),
+                           int line = __builtin_LINE()) {
   const ConformanceReport report = checkConformance(harness, jobYaml);
-  for (const auto& failure : report.failures) ADD_FAILURE() << "conformance: " << failure;
+  for (const auto& failure : report.failures) ADD_FAILURE_AT(file, line) << "conformance: " << failure;
   return report.ok();
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "jobhost/job.h"
 #include "jobhost/plugin.h"
 #include "jobhost/testing/pod_view.h"
+#include "jobhost/testing/printers.h"
 
 namespace jobhost::testing {
 
@@ -77,14 +79,20 @@ JOBHOST_TESTING_API PodScript runsFor(int64_t ms, int32_t exitCode = 0);
 JOBHOST_TESTING_API PodScript runsForever();
 
 /// What admission said about a submitted job. `error` is set instead when the YAML did not parse
-/// or the controller refused the job (e.g. a pipeline plugin failed).
+/// or the controller refused the job (e.g. a pipeline plugin failed); admission's findings are in
+/// `errors`, so a failure message shows describe(): `ASSERT_TRUE(s) << s.describe();`.
 struct Submission {
   bool admitted = false;
   std::vector<FieldError> errors;
   std::vector<std::string> warnings;
   std::string error;
   explicit operator bool() const { return admitted && error.empty(); }
+  /// One line: "admitted", "not admitted: <field>: <message>; ..." (or ": <error>"), or
+  /// "admitted, but not submitted: <error>"; then " (warnings: <w>; ...)" when there are any.
+  JOBHOST_TESTING_API std::string describe() const;
 };
+/// Streams describe(), so GoogleTest prints a Submission readably.
+inline std::ostream& operator<<(std::ostream& os, const Submission& s) { return os << s.describe(); }
 
 /// The host in a box. Not thread-safe: drive it from the test's thread. Time is virtual (starts
 /// at 0) and moves only in advance()/runUntilFinished(); nothing sleeps.

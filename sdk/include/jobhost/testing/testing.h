@@ -8,3 +8,4 @@
 #include "jobhost/testing/fake_context.h"
 #include "jobhost/testing/harness.h"
 #include "jobhost/testing/pod_view.h"
+#include "jobhost/testing/printers.h"
