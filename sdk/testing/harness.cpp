@@ -2,6 +2,7 @@
 // in-process) behind recording proxies, admission as the CLI does it, the sim cluster on virtual time.
 #include "jobhost/testing/harness.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "host/admission/admission.h"
@@ -9,6 +10,7 @@
 #include "host/common/log.h"
 #include "host/plugin/plugin_validation.h"
 #include "host/spec/job_loader.h"
+#include "harness_checks.h"
 #include "harness_state.h"
 
 namespace jobhost::testing {
@@ -63,7 +65,10 @@ PluginSource inProcess(jobhost_plugin_entry_fn entry, std::vector<std::string> a
 const RegisteredPlugin& Harness::State::plugin(std::string_view name) const {
   if (registry)
     if (const RegisteredPlugin* p = registry->find(name)) return *p;
-  throw std::out_of_range(notFound("plugin", name));
+  std::vector<std::string> loaded;
+  if (registry)
+    for (const auto& p : registry->plugins()) loaded.push_back(p.names[0]);
+  throw std::out_of_range(notFound("plugin", name) + " (plugins: " + listed(loaded) + ")");
 }
 
 Submission Harness::State::admit(std::string_view yaml, Job& job) {
@@ -194,6 +199,7 @@ Submission Harness::submit(std::string_view jobYaml) {
   Job job;
   Submission out = s.admit(jobYaml, job);
   if (!out.admitted || !out.error.empty()) return out;
+  for (const auto& [pod, incarnations] : s.scripts) checkPodOfJob(job, pod, "scriptPod(\"" + pod + "\")");
   for (const auto& v : job.spec.volumes)
     if (!v.volumeClaimName.empty()) s.sim->addPvc(job.metadata.namespace_, v.volumeClaimName);
   if (Status st = s.controller->submitJob(job); !st) {
@@ -206,13 +212,26 @@ Submission Harness::submit(std::string_view jobYaml) {
 }
 
 void Harness::scriptPod(std::string podName, std::vector<PodScript> incarnations) {
-  state_->scripts[std::move(podName)] = std::move(incarnations);
+  State& s = *state_;
+  if (s.submitted) {
+    const std::string call = "scriptPod(\"" + podName + "\")";
+    checkPodOfJob(*s.submitted, podName, call);
+    if (const int created = podCreations(podName); created > 0)
+      throw std::logic_error("jobhost::testing: " + call + " after the pod was created (" + std::to_string(created) +
+                             " time(s)): incarnations[0] is its first creation, so call scriptPod before submit()");
+  }
+  s.scripts[std::move(podName)] = std::move(incarnations);
 }
 
 void Harness::scriptDefault(PodScript script) { state_->defaultScript = std::move(script); }
 
 void Harness::evict(std::string_view podName) {
-  state_->sim->evictPod(job().metadata.namespace_, std::string(podName));
+  const Job j = job();
+  const std::vector<std::string> pods = podNames();
+  if (std::find(pods.begin(), pods.end(), podName) == pods.end())
+    throw std::invalid_argument("jobhost::testing: evict(\"" + std::string(podName) + "\"): no such pod exists now (pods: " +
+                                listed(pods) + ")");
+  state_->sim->evictPod(j.metadata.namespace_, std::string(podName));
   state_->driver->settle();
 }
 
@@ -228,6 +247,7 @@ void Harness::deleteObject(ObjectKind kind, std::string_view name) {
 
 void Harness::command(std::string_view action, std::string_view task, std::string_view pod) {
   const Job j = job();
+  checkCommand(j, action, task, pod);
   Command c{j.metadata.namespace_, j.metadata.name, std::string(action), std::string(task), std::string(pod), {}};
   if (Status st = state_->controller->issueCommand(c); !st)
     throw std::invalid_argument("jobhost::testing: command refused: " + st.message());

@@ -2,6 +2,8 @@
 // before forwarding (or throwing, when a fault is injected for that call).
 #include "recording_plugin.h"
 
+#include <algorithm>
+#include <initializer_list>
 #include <stdexcept>
 
 namespace jobhost::testing {
@@ -23,6 +25,18 @@ void CallLog::clear() {
 
 namespace {
 
+// The call names the log records and injectThrow takes, one per extension-point method.
+constexpr const char* kValidate = "Validate";
+constexpr const char* kEnforceMLPolicy = "EnforceMLPolicy";
+constexpr const char* kEnforcePodGroupPolicy = "EnforcePodGroupPolicy";
+constexpr const char* kIdentifyPodNetwork = "IdentifyPodNetwork";
+constexpr const char* kBuild = "Build";
+constexpr const char* kUpdateStatus = "UpdateStatus";
+constexpr const char* kOnJobAdd = "OnJobAdd";
+constexpr const char* kOnPodCreate = "OnPodCreate";
+constexpr const char* kOnJobUpdate = "OnJobUpdate";
+constexpr const char* kOnJobDelete = "OnJobDelete";
+
 struct Recorder {
   std::string name;
   std::shared_ptr<CallLog> log;
@@ -40,7 +54,7 @@ struct Validation final : ValidationPlugin {
   Recorder* r;
   ValidationPlugin* in;
   Status validate(const Job& j, const Job* o, const PluginArgs& a, ValidationResult& out) override {
-    r->enter("Validate");
+    r->enter(kValidate);
     return in->validate(j, o, a, out);
   }
 };
@@ -48,7 +62,7 @@ struct MLPolicy final : MLPolicyPlugin {
   Recorder* r;
   MLPolicyPlugin* in;
   Status enforceMLPolicy(RuntimeInfo& i, const PluginArgs& a) override {
-    r->enter("EnforceMLPolicy");
+    r->enter(kEnforceMLPolicy);
     return in->enforceMLPolicy(i, a);
   }
 };
@@ -56,7 +70,7 @@ struct PodGroupPolicy final : PodGroupPolicyPlugin {
   Recorder* r;
   PodGroupPolicyPlugin* in;
   Status enforcePodGroupPolicy(RuntimeInfo& i, const PluginArgs& a) override {
-    r->enter("EnforcePodGroupPolicy");
+    r->enter(kEnforcePodGroupPolicy);
     return in->enforcePodGroupPolicy(i, a);
   }
 };
@@ -64,7 +78,7 @@ struct PodNetwork final : PodNetworkPlugin {
   Recorder* r;
   PodNetworkPlugin* in;
   Status identifyPodNetwork(RuntimeInfo& i, const PluginArgs& a) override {
-    r->enter("IdentifyPodNetwork");
+    r->enter(kIdentifyPodNetwork);
     return in->identifyPodNetwork(i, a);
   }
 };
@@ -72,7 +86,7 @@ struct ComponentBuild final : ComponentBuildPlugin {
   Recorder* r;
   ComponentBuildPlugin* in;
   Status build(const RuntimeInfo& i, const PluginArgs& a, Components& out) override {
-    r->enter("Build");
+    r->enter(kBuild);
     return in->build(i, a, out);
   }
 };
@@ -80,7 +94,7 @@ struct StatusPoint final : StatusPlugin {
   Recorder* r;
   StatusPlugin* in;
   Status updateStatus(const Job& j, JobStatus& s) override {
-    r->enter("UpdateStatus");
+    r->enter(kUpdateStatus);
     return in->updateStatus(j, s);
   }
 };
@@ -88,19 +102,19 @@ struct JobHooks final : JobHooksPlugin {
   Recorder* r;
   JobHooksPlugin* in;
   Status onJobAdd(JobContext& c) override {
-    r->enter("OnJobAdd");
+    r->enter(kOnJobAdd);
     return in->onJobAdd(c);
   }
   Status onPodCreate(JobContext& c, Pod& p) override {
-    r->enter("OnPodCreate", p.metadata.name);
+    r->enter(kOnPodCreate, p.metadata.name);
     return in->onPodCreate(c, p);
   }
   Status onJobUpdate(JobContext& c) override {
-    r->enter("OnJobUpdate");
+    r->enter(kOnJobUpdate);
     return in->onJobUpdate(c);
   }
   Status onJobDelete(JobContext& c) override {
-    r->enter("OnJobDelete");
+    r->enter(kOnJobDelete);
     return in->onJobDelete(c);
   }
 };
@@ -136,7 +150,30 @@ class Proxy final : public PluginInstance {
   StatusPlugin* status() noexcept override { return status_; }
   JobHooksPlugin* jobHooks() noexcept override { return jobHooks_; }
 
+  /// The calls this proxy forwards: those of the points the plugin implements.
+  std::vector<std::string> calls() const {
+    std::vector<std::string> out;
+    auto add = [&out](const void* point, std::initializer_list<const char*> names) {
+      if (point) out.insert(out.end(), names.begin(), names.end());
+    };
+    add(validation_, {kValidate});
+    add(mlPolicy_, {kEnforceMLPolicy});
+    add(podGroupPolicy_, {kEnforcePodGroupPolicy});
+    add(podNetwork_, {kIdentifyPodNetwork});
+    add(componentBuild_, {kBuild});
+    add(status_, {kUpdateStatus});
+    add(jobHooks_, {kOnJobAdd, kOnPodCreate, kOnJobUpdate, kOnJobDelete});
+    return out;
+  }
+
   void setThrow(std::string call, std::string what) {
+    const std::vector<std::string> known = calls();
+    if (!call.empty() && std::find(known.begin(), known.end(), call) == known.end()) {
+      std::string list;
+      for (const auto& c : known) list += (list.empty() ? "" : ", ") + c;
+      throw std::invalid_argument("jobhost::testing: injectThrow(\"" + rec_.name + "\", \"" + call + "\"): plugin \"" +
+                                  rec_.name + "\" has no such call (its calls: " + list + "; \"\" clears)");
+    }
     std::lock_guard lock(rec_.mutex);
     rec_.throwCall = std::move(call);
     rec_.throwWhat = std::move(what);

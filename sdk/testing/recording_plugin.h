@@ -29,7 +29,8 @@ std::shared_ptr<PluginInstance> recordingPlugin(std::string name, std::shared_pt
                                                 std::shared_ptr<CallLog> log);
 
 /// Sets the call `call` ("OnJobAdd", "Build", ...; empty clears) that the proxy made by
-/// recordingPlugin throws std::runtime_error(what) for instead of forwarding.
+/// recordingPlugin throws std::runtime_error(what) for instead of forwarding. Throws
+/// std::invalid_argument listing the plugin's calls when it has no call `call`.
 void injectThrow(PluginInstance& proxy, std::string call, std::string what);
 
 }  // namespace jobhost::testing

@@ -144,16 +144,23 @@ class JOBHOST_TESTING_API Harness {
 
   // --- driving on virtual time ---
   /// How pods behave once created: `incarnations[i]` is the (i+1)-th incarnation of that pod name;
-  /// later ones use the default. Set before the pods are created (before submit()).
+  /// later ones use the default. Call it before submit(): a script is read when its pod is created,
+  /// so after the pod's first creation scriptPod throws std::logic_error naming the pod. A name
+  /// that is no pod of the job (`<job>-<task>-<index>`, index below the task's replicas) throws
+  /// std::invalid_argument listing the job's pods: at submit() for scripts set before it.
   void scriptPod(std::string podName, std::vector<PodScript> incarnations);
   void scriptDefault(PodScript script);  // default: runsForever()
-  void evict(std::string_view podName);        // deletes the pod; settles this instant
+  /// Deletes the pod; settles this instant. A pod that does not exist now throws
+  /// std::invalid_argument listing the pods that do.
+  void evict(std::string_view podName);
   /// Writes `objects` into the job's namespace, or deletes one object there, as a user or another
   /// controller would behind the plugins' back (e.g. edits a plugin's ConfigMap). No sync follows
   /// until the job's next event.
   void writeObjects(const Components& objects);
   void deleteObject(ObjectKind kind, std::string_view name);
-  /// Issues a bus command (AbortJob, ResumeJob, RestartJob, RestartTask, RestartPod, ...).
+  /// Issues a bus command (AbortJob, ResumeJob, RestartJob, RestartTask, RestartPod, ...) and
+  /// settles this instant. An action not in jobhost::actions, a task not of the job or a pod name
+  /// not of the job throws std::invalid_argument listing the valid ones.
   void command(std::string_view action, std::string_view task = {}, std::string_view pod = {});
   void advance(int64_t ms);                 // fires timers, settling after each instant
   bool runUntilFinished(int64_t limitMs);   // true when the job reached a finished phase
@@ -170,7 +177,8 @@ class JOBHOST_TESTING_API Harness {
   /// Errors of handled requests (sync failures, e.g. a hook error naming its plugin), in order.
   std::vector<std::string> syncErrors() const;
   /// Makes the host-side proxy of `plugin` throw std::runtime_error(`what`) instead of calling
-  /// `call` ("OnJobAdd", "Build", ...) until cleared with an empty `call`.
+  /// `call` ("OnJobAdd", "Build", ...) until cleared with an empty `call`. A call the plugin does
+  /// not have throws std::invalid_argument listing its calls; an unknown plugin, std::out_of_range.
   void injectThrow(std::string_view plugin, std::string call, std::string what = "injected");
 
   struct State;  // implementation (sdk/testing)
