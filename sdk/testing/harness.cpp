@@ -12,6 +12,7 @@
 #include "host/spec/job_loader.h"
 #include "harness_checks.h"
 #include "harness_state.h"
+#include "plugin_sources.h"
 
 namespace jobhost::testing {
 namespace {
@@ -40,27 +41,6 @@ PodScript runsFor(int64_t ms, int32_t exitCode) {
 }
 
 PodScript runsForever() { return PodScript{}; }
-
-PluginSource sharedObject(std::string path, std::vector<std::string> args) {
-  PluginSource s;
-  s.path = std::move(path);
-  s.args = std::move(args);
-  return s;
-}
-
-PluginSource shipped(std::string name, std::vector<std::string> args) {
-  PluginSource s;
-  s.name = std::move(name);
-  s.args = std::move(args);
-  return s;
-}
-
-PluginSource inProcess(jobhost_plugin_entry_fn entry, std::vector<std::string> args) {
-  PluginSource s;
-  s.entry = entry;
-  s.args = std::move(args);
-  return s;
-}
 
 const RegisteredPlugin& Harness::State::plugin(std::string_view name) const {
   if (registry)
@@ -110,7 +90,7 @@ Harness::Harness(std::vector<PluginSource> sources, std::string_view configJson)
     e.where = "<harness plugin>";
     s.config.plugins.push_back(std::move(e));
   }
-  const auto searchPath = pluginSearchPath(s.config.pluginPath, s.config.baseDir);
+  const auto searchPath = harnessSearchPath(s.config);
   std::vector<RegisteredPlugin> plugins;
   for (size_t i = 0; i < s.config.plugins.size(); ++i) {
     PluginEntry& e = s.config.plugins[i];
@@ -123,7 +103,8 @@ Harness::Harness(std::vector<PluginSource> sources, std::string_view configJson)
       continue;
     }
     if (!loaded) {
-      s.error = loaded.error();
+      const bool fromSharedObject = i >= fromConfig && !e.path.empty();
+      s.error = fromSharedObject ? sharedObjectLoadError(loaded.error(), e.path) : loaded.error();
       return;
     }
     if (e.name.empty()) e.name = loaded->name;
@@ -229,8 +210,8 @@ void Harness::evict(std::string_view podName) {
   const Job j = job();
   const std::vector<std::string> pods = podNames();
   if (std::find(pods.begin(), pods.end(), podName) == pods.end())
-    throw std::invalid_argument("jobhost::testing: evict(\"" + std::string(podName) + "\"): no such pod exists now (pods: " +
-                                listed(pods) + ")");
+    throw std::invalid_argument("jobhost::testing: evict(\"" + std::string(podName) +
+                                "\"): no such pod exists now (pods: " + listed(pods) + ")");
   state_->sim->evictPod(j.metadata.namespace_, std::string(podName));
   state_->driver->settle();
 }

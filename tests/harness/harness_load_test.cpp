@@ -4,6 +4,8 @@
 #include <jobhost/testing/harness.h>
 #include <jobhost/version.h>
 
+#include <filesystem>
+
 JOBHOST_DECLARE_STATIC_PLUGIN(env);
 JOBHOST_DECLARE_STATIC_PLUGIN(svc);
 
@@ -35,11 +37,33 @@ TEST(HarnessLoad, InProcessDefaultArgsAreCheckedByTheLoader) {
             "defined: -x; fix its \"args\" in the config");
 }
 
-TEST(HarnessLoad, MissingFileIsALoadError) {
+TEST(HarnessLoad, MissingFileIsALoadErrorNamingTheSharedObjectPath) {
   Harness h({sharedObject("/nonexistent/libjobhost_x.so")});
   ASSERT_FALSE(h.ok());
   EXPECT_EQ(h.loadError(),
+            "/nonexistent/libjobhost_x.so: plugin file does not exist; fix the path passed to sharedObject()");
+}
+
+TEST(HarnessLoad, ARelativeSharedObjectPathIsTakenFromTheWorkingDirectory) {
+  Harness h({sharedObject("plugins/libjobhost_x.so")});
+  ASSERT_FALSE(h.ok());
+  EXPECT_EQ(h.loadError(), "plugins/libjobhost_x.so: plugin file does not exist; fix the path passed to sharedObject() "
+                           "(a relative path is taken from the working directory, " +
+                               std::filesystem::current_path().string() + ")");
+}
+
+TEST(HarnessLoad, AConfigSnippetsPathKeepsTheConfigAdvice) {
+  Harness h({}, R"({"plugins": [{"name": "x", "path": "/nonexistent/libjobhost_x.so"}]})");
+  ASSERT_FALSE(h.ok());
+  EXPECT_EQ(h.loadError(),
             "/nonexistent/libjobhost_x.so: plugin file does not exist; fix the plugin's \"path\" in the config");
+}
+
+TEST(HarnessLoad, ShippedPluginDirIsBesideTheTestingLibrary) {
+  EXPECT_EQ(shippedPluginDir(), JOBHOST_BUILD_PLUGIN_DIR);
+  Harness h({shipped("env")});
+  ASSERT_TRUE(h.ok()) << h.loadError();
+  EXPECT_EQ(h.pluginInfo("env").file, JOBHOST_BUILD_PLUGIN_DIR "/libjobhost_env.so");
 }
 
 // The refusals of mismatched builds name both sides: the plugin's ABI (or build key) and the host's.

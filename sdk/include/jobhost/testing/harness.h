@@ -29,12 +29,17 @@ struct PluginSource {
   std::vector<std::string> aliases;    // other names jobs may use in spec.plugins
   bool always = false;                 // activation "always" instead of "job"
 };
-/// A plugin .so loaded through the production loader (dlopen, descriptor and ABI checks).
+/// A plugin .so loaded through the production loader (dlopen, descriptor and ABI checks). A relative
+/// `path` is taken from the working directory.
 JOBHOST_TESTING_API PluginSource sharedObject(std::string path, std::vector<std::string> args = {});
 /// libjobhost_<name>.so searched like the host searches: along $JOBHOST_PLUGIN_PATH when it is set,
 /// else the config snippet's pluginPath, else <test binary>/../lib/jobhost/plugins (the build tree
-/// and install layout).
+/// and install layout) and then shippedPluginDir() (a test built out of tree against the installed
+/// SDK). When it is not found, loadError() lists every directory looked in.
 JOBHOST_TESTING_API PluginSource shipped(std::string name, std::vector<std::string> args = {});
+/// The plugins shipped with this SDK: <directory of libjobhost_testing.so>/jobhost/plugins, i.e.
+/// <prefix>/lib/jobhost/plugins when installed (found with dladdr; "" if that fails).
+JOBHOST_TESTING_API std::string shippedPluginDir();
 /// A plugin compiled into the test (its <target>_static library, whose entry
 /// JOBHOST_DECLARE_STATIC_PLUGIN(<name>) declares): same descriptor checks and create(), no dlopen.
 JOBHOST_TESTING_API PluginSource inProcess(jobhost_plugin_entry_fn entry, std::vector<std::string> args = {});
