@@ -1,14 +1,19 @@
-// The conformance checks: driven through the host's own PluginJobPlugins, HookContext and
-// admission against an in-memory ObjectStore, so the plugin meets exactly what production gives it.
+// The conformance checks: driven through the host's own PluginJobPlugins, HookContext, call guard
+// and admission against an in-memory ObjectStore, one plugin per hook call so each failure names it.
 #include "jobhost/testing/conformance.h"
 
+#include <set>
 #include <stdexcept>
 
 #include "harness_state.h"
+#include "hook_snapshot.h"
 #include "host/admission/admission.h"
 #include "host/plugin/hook_context.h"
 #include "host/plugin/object_store.h"
+#include "host/plugin/plugin_call.h"
 #include "host/plugin/plugin_validation.h"
+#include "host/workload/pod.h"
+#include "pod_diff.h"
 
 namespace jobhost::testing {
 namespace {
@@ -30,23 +35,6 @@ class ThrowingContext final : public JobContext {
  private:
   [[noreturn]] static void fail() { throw std::runtime_error("conformance: host service unavailable"); }
 };
-
-struct Snapshot {
-  Components objects;
-  std::map<std::string, std::string> controlled;
-  friend bool operator==(const Snapshot&, const Snapshot&) = default;
-};
-
-std::string describe(const Snapshot& s) {
-  std::string out = "controlledResources {";
-  for (const auto& [k, v] : s.controlled) out += " " + k + "=" + v;
-  out += " }, objects {";
-  for (const auto& o : s.objects.configMaps) out += " ConfigMap " + o.metadata.name;
-  for (const auto& o : s.objects.secrets) out += " Secret " + o.metadata.name;
-  for (const auto& o : s.objects.services) out += " Service " + o.metadata.name;
-  for (const auto& o : s.objects.networkPolicies) out += " NetworkPolicy " + o.metadata.name;
-  return out + " }";
-}
 
 class Checker {
  public:
@@ -71,59 +59,102 @@ class Checker {
     else if (!named)
       failure = (p.loaded.capabilities & kValidation)
                     ? "admission did not warn about -" + std::string(kUnknownFlag)
-                    : "the plugin implements no Validation, so its flags go unchecked";
+                    : "the plugin implements no Validation, so its flags go unchecked (implement "
+                      "ValidationPlugin and warn with ignoredFlagWarning)";
     check(p.names[0] + ": unknown flag is an admission warning naming plugin and flag", failure.empty(), failure);
   }
 
   void hooks(const Job& job) {
     PluginJobPlugins pj(s_.registry, s_.config.priorityClasses);
     if (Status st = pj.prepare(job); !st) return check("pipeline", false, st.message());
-    ObjectStore store;
-    Job j = job;
-    auto snap = [&] { return Snapshot{store.objects(), j.status.controlledResources}; };
-    const Snapshot before = snap();
-    twice("OnJobAdd", [&] { return pj.onJobAdd(j, store); }, snap);
-    const Snapshot added = snap();
-    podCreate(pj, j);
-    twice("OnJobUpdate", [&] { return pj.onJobUpdate(j, store); }, snap);
-    twice("OnJobDelete", [&] { return pj.onJobDelete(j, store); }, snap);
-    check("OnJobDelete undoes OnJobAdd", snap() == before,
-          "after OnJobAdd: " + describe(added) + "; after OnJobDelete: " + describe(snap()));
-    for (const auto& a : s_.registry->activeAt(Point::JobHooks, job)) contained(pj, job, a);
+    auto prepared = pj.prepared(job);
+    if (!prepared) return check("pipeline", false, prepared.error());
+    const PipelineResult& r = **prepared;
+    const auto active = s_.registry->activeAt(Point::JobHooks, job);
+    HookRun run{job, r};
+    const HookSnapshot before = run.snapshot();
+    for (const auto& a : active) twice(run, a, "OnJobAdd");
+    podCreate(run.job, r, active);
+    for (const auto& a : active) twice(run, a, "OnJobUpdate");
+    for (const auto& a : active) twice(run, a, "OnJobDelete");
+    const auto left = differences(before, run.snapshot());
+    for (const auto& a : active) {
+      std::map<std::string, std::string> notUndone;
+      for (const auto& item : run.touched[a.plugin])
+        if (auto it = left.find(item); it != left.end()) notUndone.insert(*it);
+      check(a.plugin->names[0] + ": OnJobDelete undoes OnJobAdd", notUndone.empty(),
+            "still changed after OnJobDelete: " + describe(notUndone));
+    }
+    for (const auto& a : active) contained(pj, job, a);
   }
 
  private:
-  template <class Call, class Snap>
-  void twice(const std::string& hook, Call call, Snap snap) {
-    Status first = call();
-    const Snapshot once = snap();
-    Status second = call();
-    check(hook + " twice is idempotent", first && second && snap() == once,
-          !first ? first.message() : !second ? second.message()
-                                             : "once: " + describe(once) + "; twice: " + describe(snap()));
+  /// The job-hook state of the suite's run: the job, its object store, each plugin's data slot
+  /// (kept across its calls, as the host keeps it), and the items each plugin's calls changed.
+  struct HookRun {
+    HookRun(const Job& j, const PipelineResult& r) : job(j), result(r) {}
+    Job job;
+    const PipelineResult& result;
+    ObjectStore store;
+    std::map<const RegisteredPlugin*, std::shared_ptr<void>> slots;
+    std::map<const RegisteredPlugin*, std::set<std::string>> touched;
+
+    HookSnapshot snapshot() const { return HookSnapshot{store.objects(), job.status.controlledResources}; }
+
+    /// One call of `hook` on plugin `a` alone, through the host's call guard.
+    Status call(const ActivePlugin& a, const std::string& hook) {
+      const PluginShare share{&a.plugin->names[0], &a.args, &result.builtBy(a.plugin), &slots[a.plugin]};
+      auto controlled = ControlledResources::of(job.status.controlledResources);
+      HookEnv env("job", job.metadata.name);
+      HookContext ctx(job, *result.info, share, controlled, &store, env);
+      JobHooksPlugin* hooks = a.plugin->loaded.instance->jobHooks();
+      const HookSnapshot before = snapshot();
+      Status st = callPlugin(*a.plugin, hook.c_str(), [&] {
+        if (hook == "OnJobAdd") return hooks->onJobAdd(ctx);
+        if (hook == "OnJobUpdate") return hooks->onJobUpdate(ctx);
+        return hooks->onJobDelete(ctx);
+      });
+      for (const auto& [item, what] : differences(before, snapshot())) touched[a.plugin].insert(item);
+      return st;
+    }
+  };
+
+  void twice(HookRun& run, const ActivePlugin& a, const std::string& hook) {
+    const std::string name = a.plugin->names[0] + ": " + hook + " twice is idempotent";
+    if (Status first = run.call(a, hook); !first) return check(name, false, first.message());
+    const HookSnapshot once = run.snapshot();
+    if (Status second = run.call(a, hook); !second) return check(name, false, second.message());
+    const auto diff = differences(once, run.snapshot());
+    check(name, diff.empty(), "the second call changed " + describe(diff));
   }
 
-  void podCreate(PluginJobPlugins& pj, const Job& j) {
-    auto prepared = pj.prepared(j);
-    if (!prepared) return check("OnPodCreate twice is idempotent", false, prepared.error());
-    const PipelineResult& r = **prepared;
-    const auto active = s_.registry->activeAt(Point::JobHooks, j);
+  /// The first two pods of each task built as the host builds them, each plugin's OnPodCreate run in
+  /// config order and, right after, again on the pod it produced: a change is that plugin's.
+  void podCreate(const Job& j, const PipelineResult& r, const std::vector<ActivePlugin>& active) {
     for (size_t t = 0; t < j.spec.tasks.size(); ++t)
       for (int32_t i = 0; i < j.spec.tasks[t].replicas && i < 2; ++i) {
-        auto pod = pj.makePod(j, t, i);
-        if (!pod) return check("OnPodCreate twice is idempotent", false, pod.error());
-        Pod again = *pod;
+        const PodSet* podSet = t < r.info->podSets.size() ? &r.info->podSets[t] : nullptr;
+        Pod pod = buildPod(j, j.spec.tasks[t], i, podSet, &r.info->scheduler);
         auto controlled = ControlledResources::copyOf(j.status.controlledResources);
-        HookEnv env("pod", pod->metadata.name);
+        HookEnv env("pod", pod.metadata.name);
         for (const auto& a : active) {
-          const PluginShare share{&a.plugin->names[0], &a.args, &r.builtBy(a.plugin), nullptr};  // no slot: derived afresh
-          HookContext ctx(j, *r.info, share, controlled, nullptr, env);
-          Status st = a.plugin->loaded.instance->jobHooks()->onPodCreate(ctx, again);
-          if (!st) return check(a.plugin->names[0] + ": OnPodCreate twice is idempotent", false, st.message());
+          const std::string name = a.plugin->names[0] + ": OnPodCreate twice is idempotent (" + pod.metadata.name + ")";
+          if (Status st = onPodCreate(j, r, a, controlled, env, pod); !st) return check(name, false, st.message());
+          Pod again = pod;
+          HookEnv againEnv("pod", pod.metadata.name);
+          if (Status st = onPodCreate(j, r, a, controlled, againEnv, again); !st)
+            return check(name, false, st.message());
+          check(name, again == pod, "running it again on its own output changed " + describePodChange(pod, again));
         }
-        check("OnPodCreate twice is idempotent (" + pod->metadata.name + ")", again == *pod,
-              "the pod changed when OnPodCreate ran again on it");
       }
+  }
+
+  static Status onPodCreate(const Job& j, const PipelineResult& r, const ActivePlugin& a,
+                            ControlledResources& controlled, HookEnv& env, Pod& pod) {
+    const PluginShare share{&a.plugin->names[0], &a.args, &r.builtBy(a.plugin), nullptr};  // no slot: derived afresh
+    HookContext ctx(j, *r.info, share, controlled, nullptr, env);
+    return callPlugin(*a.plugin, "OnPodCreate",
+                      [&] { return a.plugin->loaded.instance->jobHooks()->onPodCreate(ctx, pod); });
   }
 
   void contained(PluginJobPlugins& pj, const Job& job, const ActivePlugin& a) {

@@ -18,16 +18,28 @@ TEST(Conformance, EnvAndSvcTogetherPass) {
   EXPECT_TRUE(runConformance(h, kDemoJob));
 }
 
-TEST(Conformance, ReportListsTheChecksThatRan) {
+TEST(Conformance, ReportListsTheChecksThatRanEachNamingItsPlugin) {
   Harness h({shipped("env"), shipped("svc")});
   ASSERT_TRUE(h.ok()) << h.loadError();
   ConformanceReport r = checkConformance(h, kDemoJob);
   EXPECT_TRUE(r.ok()) << ::testing::PrintToString(r.failures);
-  EXPECT_EQ(r.checks.front(), "env: unknown flag is an admission warning naming plugin and flag");
-  EXPECT_EQ(r.checks[1], "svc: unknown flag is an admission warning naming plugin and flag");
-  EXPECT_EQ(r.checks[2], "OnJobAdd twice is idempotent");
-  EXPECT_EQ(r.checks.back(), "svc: a throwing OnJobAdd is reported naming the plugin");
-  EXPECT_EQ(r.checks.size(), 19u);
+  std::vector<std::string> expected;
+  auto forBoth = [&](const std::string& check) {
+    for (const char* plugin : {"env", "svc"}) expected.push_back(plugin + (": " + check));
+  };
+  forBoth("unknown flag is an admission warning naming plugin and flag");
+  forBoth("OnJobAdd twice is idempotent");
+  for (const char* pod : {"demo-ps-0", "demo-worker-0", "demo-worker-1"})
+    forBoth(std::string("OnPodCreate twice is idempotent (") + pod + ")");
+  forBoth("OnJobUpdate twice is idempotent");
+  forBoth("OnJobDelete twice is idempotent");
+  forBoth("OnJobDelete undoes OnJobAdd");
+  for (const char* plugin : {"env", "svc"}) {
+    for (const char* hook : {"OnJobAdd", "OnPodCreate", "OnJobUpdate", "OnJobDelete"})
+      expected.push_back(std::string(plugin) + ": " + hook + " with a throwing host service is contained");
+    expected.push_back(std::string(plugin) + ": a throwing OnJobAdd is reported naming the plugin");
+  }
+  EXPECT_EQ(r.checks, expected);
 }
 
 TEST(Conformance, AJobThatIsNotAdmittedIsAFailure) {
@@ -98,7 +110,7 @@ TEST(ConformanceCatches, APluginWithoutValidationLeavesUnknownFlagsUnreported) {
             (Strings{"sloppy: unknown flag is an admission warning naming plugin and flag"}));
   EXPECT_EQ(failures.at(0),
             "sloppy: unknown flag is an admission warning naming plugin and flag: the plugin implements no "
-            "Validation, so its flags go unchecked");
+            "Validation, so its flags go unchecked (implement ValidationPlugin and warn with ignoredFlagWarning)");
 }
 
 TEST(ConformanceCatches, AValidationThatIgnoresUnknownFlagsSilently) {
@@ -121,32 +133,61 @@ TEST(ConformanceCatches, AValidationThatRejectsJobsVolcanoWouldRun) {
 
 TEST(ConformanceCatches, OnJobAddThatChangesStateEveryTime) {
   Strings failures;
-  const Strings names = failedChecks(inProcess<Sloppy<Flaw::AddNotIdempotent>, "sloppy">(), &failures);
-  ASSERT_FALSE(names.empty());
-  EXPECT_EQ(names[0], "OnJobAdd twice is idempotent");
-  EXPECT_NE(failures[0].find("once: controlledResources { plugin-sloppy=sloppy sloppy-adds=1 }"), std::string::npos)
-      << failures[0];
-  EXPECT_NE(failures[0].find("twice: controlledResources { plugin-sloppy=sloppy sloppy-adds=2 }"), std::string::npos)
-      << failures[0];
+  EXPECT_EQ(failedChecks(inProcess<Sloppy<Flaw::AddNotIdempotent>, "sloppy">(), &failures),
+            (Strings{"sloppy: OnJobAdd twice is idempotent", "sloppy: OnJobDelete undoes OnJobAdd"}));
+  EXPECT_EQ(failures.at(0),
+            "sloppy: OnJobAdd twice is idempotent: the second call changed controlledResources[sloppy-adds]: 1 -> 2");
+  EXPECT_EQ(failures.at(1),
+            "sloppy: OnJobDelete undoes OnJobAdd: still changed after OnJobDelete: controlledResources[sloppy-adds]: "
+            "(unset) -> 2");
 }
 
-TEST(ConformanceCatches, OnPodCreateThatAppendsInsteadOfUpserting) {
+TEST(ConformanceCatches, OnPodCreateThatAppendsInsteadOfUpsertingShowsTheEnvBeforeAndAfter) {
   Strings failures;
   const Strings names = failedChecks(inProcess<Sloppy<Flaw::PodNotIdempotent>, "sloppy">(), &failures);
-  EXPECT_EQ(names, (Strings{"OnPodCreate twice is idempotent (demo-worker-0)",
-                            "OnPodCreate twice is idempotent (demo-worker-1)"}));
+  EXPECT_EQ(names, (Strings{"sloppy: OnPodCreate twice is idempotent (demo-worker-0)",
+                            "sloppy: OnPodCreate twice is idempotent (demo-worker-1)"}));
   EXPECT_EQ(failures.at(0),
-            "OnPodCreate twice is idempotent (demo-worker-0): the pod changed when OnPodCreate ran again on it");
+            "sloppy: OnPodCreate twice is idempotent (demo-worker-0): running it again on its own output changed "
+            "container main env: [SLOPPY=1] -> [SLOPPY=1, SLOPPY=1]");
 }
 
 TEST(ConformanceCatches, OnJobDeleteThatDoesNotUndoOnJobAdd) {
   Strings failures;
   EXPECT_EQ(failedChecks(inProcess<Sloppy<Flaw::NoUndo>, "sloppy">(), &failures),
-            (Strings{"OnJobDelete undoes OnJobAdd"}));
+            (Strings{"sloppy: OnJobDelete undoes OnJobAdd"}));
   EXPECT_EQ(failures.at(0),
-            "OnJobDelete undoes OnJobAdd: after OnJobAdd: controlledResources { plugin-sloppy=sloppy }, objects { "
-            "ConfigMap demo-sloppy }; after OnJobDelete: controlledResources { plugin-sloppy=sloppy }, objects "
-            "{ ConfigMap demo-sloppy }");
+            "sloppy: OnJobDelete undoes OnJobAdd: still changed after OnJobDelete: ConfigMap demo-sloppy: created; "
+            "controlledResources[plugin-sloppy]: (unset) -> sloppy");
+}
+
+// With a correct plugin beside it (env, before it in config order), every failure of the shared
+// hook checks names the sloppy plugin and none names env.
+class ConformanceBesideAnotherPlugin : public ::testing::TestWithParam<PluginSource> {};
+
+TEST_P(ConformanceBesideAnotherPlugin, OnlyTheSloppyPluginIsNamed) {
+  std::string job = kSloppyJob;
+  job.replace(job.find("{sloppy: []}"), 12, "{env: [], sloppy: []}");
+  Harness h({shipped("env"), GetParam()});
+  ASSERT_TRUE(h.ok()) << h.loadError();
+  ConformanceReport r = checkConformance(h, job);
+  EXPECT_FALSE(r.failures.empty());
+  for (const auto& f : r.failures) EXPECT_EQ(f.rfind("sloppy: ", 0), 0u) << f;
+}
+
+INSTANTIATE_TEST_SUITE_P(Flaws, ConformanceBesideAnotherPlugin,
+                         ::testing::Values(inProcess<Sloppy<Flaw::AddNotIdempotent>, "sloppy">(),
+                                           inProcess<Sloppy<Flaw::PodNotIdempotent>, "sloppy">(),
+                                           inProcess<Sloppy<Flaw::NoUndo>, "sloppy">()));
+
+TEST(ConformanceAttribution, TheUndoFailureListsOnlyWhatTheSloppyPluginLeft) {
+  std::string job = kSloppyJob;
+  job.replace(job.find("{sloppy: []}"), 12, "{env: [], sloppy: []}");
+  Harness h({shipped("env"), inProcess<Sloppy<Flaw::NoUndo>, "sloppy">()});
+  ASSERT_TRUE(h.ok()) << h.loadError();
+  EXPECT_EQ(checkConformance(h, job).failures,
+            (Strings{"sloppy: OnJobDelete undoes OnJobAdd: still changed after OnJobDelete: ConfigMap demo-sloppy: "
+                     "created; controlledResources[plugin-sloppy]: (unset) -> sloppy"}));
 }
 
 TEST(ConformanceCatches, ExceptionsThatEscapeAPluginBuiltWithoutTheBarrier) {
@@ -169,7 +210,7 @@ TEST(ConformanceCatches, RunConformanceTurnsEachFailureIntoAGoogleTestFailure) {
   Harness h({inProcess<Sloppy<Flaw::NoUndo>, "sloppy">()});
   ASSERT_TRUE(h.ok()) << h.loadError();
   bool ok = true;
-  EXPECT_NONFATAL_FAILURE(ok = runConformance(h, kSloppyJob), "conformance: OnJobDelete undoes OnJobAdd");
+  EXPECT_NONFATAL_FAILURE(ok = runConformance(h, kSloppyJob), "conformance: sloppy: OnJobDelete undoes OnJobAdd");
   EXPECT_FALSE(ok);
 }
 

@@ -13,7 +13,8 @@
 
 namespace jobhost::testing {
 
-/// Outcome of the suite: the checks that ran ("<plugin>: <check>") and one line per failure.
+/// Outcome of the suite: the checks that ran ("<plugin>: <check>", every one naming the plugin it
+/// checked) and one line per failure ("<plugin>: <check>: <what was wrong>").
 struct ConformanceReport {
   std::vector<std::string> checks;
   std::vector<std::string> failures;
@@ -23,9 +24,13 @@ struct ConformanceReport {
 /// Runs the suite for every plugin of `harness` on `jobYaml` (which must pass admission):
 ///  - unknown flags: spec.plugins.<plugin> += "--jobhost-conformance-unknown-flag=1" is admitted
 ///    (as Volcano runs it) with a warning naming the plugin and the flag;
-///  - idempotency: OnJobAdd, OnJobUpdate, OnJobDelete twice in a row change nothing the second
-///    time; OnPodCreate run again on the pod it produced leaves it unchanged;
-///  - undo: after OnJobAdd then OnJobDelete, no object is left and controlledResources is as before;
+///  - idempotency: each plugin's OnJobAdd, OnJobUpdate, OnJobDelete called twice in a row (plugins
+///    in config order, as the host runs them) change nothing the second time (the failure lists
+///    what changed: "controlledResources[<key>]: <old> -> <new>", "<Kind> <name>: created");
+///    each plugin's OnPodCreate run again on the pod it produced leaves it unchanged (the failure
+///    shows each changed list before and after: "container main env: [A=1] -> [A=1, A=1]");
+///  - undo: after OnJobAdd ... OnJobDelete, what each plugin's calls changed is as before (no
+///    object left, controlledResources restored); the failure lists what that plugin left;
 ///  - containment: every hook called with a JobContext whose services throw returns (no exception
 ///    escapes; an error names the call), and an exception thrown at the host-side proxy becomes a
 ///    hook error naming the plugin.
