@@ -1,6 +1,6 @@
-# Installs the CMake package (find_package(jobhost CONFIG): jobhost::sdk, jobhost::testing,
-# jobhost_add_plugin) with its version file, and the pkg-config file jobhost.pc (plus jobhost-sdk.pc,
-# its earlier name, as an alias).
+# Installs the CMake package (find_package(jobhost CONFIG): jobhost::sdk, jobhost_add_plugin, and
+# jobhost::testing from sdk/testing's export set) with its version file, and the pkg-config file
+# jobhost.pc (plus jobhost-sdk.pc, its earlier name, as an alias).
 include(CMakePackageConfigHelpers)
 
 install(EXPORT jobhostTargets NAMESPACE jobhost:: DESTINATION ${JOBHOST_INSTALL_CMAKEDIR})

@@ -35,8 +35,10 @@ spec:
 )";
 }
 
+// The SDK's shipped svc (shipped() finds it beside the installed libjobhost_testing.so), then the
+// plugin under test.
 std::vector<PluginSource> plugins(PluginSource tensorflow) {
-  return {sharedObject(JOBHOST_SHIPPED_PLUGINS "/libjobhost_svc.so"), std::move(tensorflow)};
+  return {shipped("svc"), std::move(tensorflow)};
 }
 
 class TensorflowPlugin : public ::testing::Test {
