@@ -4,7 +4,8 @@
 
 // SDK release version (semantic versioning). The one source of the version: the top-level
 // CMakeLists.txt reads these three lines for project(VERSION), so the CMake package version
-// (jobhostConfigVersion.cmake), jobhost-sdk.pc and libjobhost_sdk.so's version follow them.
+// (jobhostConfigVersion.cmake), jobhost.pc (and jobhost-sdk.pc, its alias under the earlier name)
+// and libjobhost_sdk.so's version follow them.
 #define JOBHOST_SDK_VERSION_MAJOR 0
 #define JOBHOST_SDK_VERSION_MINOR 1
 #define JOBHOST_SDK_VERSION_PATCH 5
