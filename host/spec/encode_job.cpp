@@ -98,12 +98,17 @@ class StatusObject {
   bool every_;
 };
 
+/// Pod phases in the order of their names: Go's encoding/json writes a map's keys sorted.
+constexpr PodPhase kPhasesByName[] = {PodPhase::Failed, PodPhase::Pending, PodPhase::Running, PodPhase::Succeeded,
+                                      PodPhase::Unknown};
+
 Value encodeTaskStatusCount(const std::map<std::string, TaskState>& counts, JsonAllocator& a, bool every) {
   Value out(rapidjson::kObjectType);
   for (const auto& [task, state] : counts) {
     Value phases(rapidjson::kObjectType);
-    for (const auto& [phase, count] : state.phase)
-      phases.AddMember(jsonString(toString(phase), a), Value(count), a);
+    for (PodPhase phase : kPhasesByName)
+      if (auto it = state.phase.find(phase); it != state.phase.end())
+        phases.AddMember(jsonString(toString(phase), a), Value(it->second), a);
     out.AddMember(jsonString(task, a), StatusObject(a, every).child("phase", std::move(phases)).object().take(), a);
   }
   return out;

@@ -28,7 +28,9 @@ TEST(Encode, JobStatusStandalone) {
   EXPECT_EQ(json(s, encodeJobStatus), R"({"state":{}})");
   s.state = {JobPhase::Completed, "Done", "all tasks succeeded", kT};
   s.minAvailable = 2;
-  s.taskStatusCount["worker"].phase = {{PodPhase::Succeeded, 2}, {PodPhase::Running, 1}};
+  // Every phase: Go writes a map's keys sorted by name.
+  s.taskStatusCount["worker"].phase = {{PodPhase::Pending, 5}, {PodPhase::Running, 1}, {PodPhase::Succeeded, 2},
+                                       {PodPhase::Failed, 3}, {PodPhase::Unknown, 4}};
   s.taskStatusCount["idle"];
   s.pending = 1;
   s.running = 2;
@@ -44,7 +46,7 @@ TEST(Encode, JobStatusStandalone) {
   EXPECT_EQ(json(s, encodeJobStatus),
             R"({"state":{"phase":"Completed","reason":"Done","message":"all tasks succeeded",)"
             R"("lastTransitionTime":"2026-01-02T03:04:05Z"},"minAvailable":2,)"
-            R"("taskStatusCount":{"idle":{},"worker":{"phase":{"Running":1,"Succeeded":2}}},)"
+            R"("taskStatusCount":{"idle":{},"worker":{"phase":{"Failed":3,"Pending":5,"Running":1,"Succeeded":2,"Unknown":4}}},)"
             R"("pending":1,"running":2,"succeeded":3,"failed":4,"terminating":5,"unknown":6,"version":7,)"
             R"("retryCount":8,"runningDuration":"1m30.5s","controlledResources":{"volume-pvc-data":"data"},)"
             R"("conditions":[{"status":"Pending","lastTransitionTime":"2026-01-02T03:04:05Z"},{"status":"Running"}]})");
