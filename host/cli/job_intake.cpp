@@ -35,6 +35,14 @@ Expected<std::string> declareObject(const OtherObject& o, std::map<std::string, 
   return ns;
 }
 
+/// A Queue whose spec.extendClusters lists a cluster.
+bool hasExtendClusters(const rapidjson::Value& queue) {
+  auto spec = queue.FindMember("spec");
+  if (spec == queue.MemberEnd() || !spec->value.IsObject()) return false;
+  auto clusters = spec->value.FindMember("extendClusters");
+  return clusters != spec->value.MemberEnd() && clusters->value.IsArray() && !clusters->value.Empty();
+}
+
 /// Reads the file's other objects as if the file had been applied, with a note for each: Queues
 /// join `admission` (replacing one of that name). An error names the field of a ConfigMap or Secret
 /// the API server would reject.
@@ -57,9 +65,11 @@ Expected<Declared> readDeclared(AdmissionConfig& admission, const std::vector<Ot
     }
     QueueConfig q{o.name, stringAt(o.source.doc, {"status", "state"}), stringAt(o.source.doc, {"spec", "parent"})};
     if (q.state.empty()) q.state = "Open";
+    q.extendClusters = hasExtendClusters(o.source.doc);
     std::erase_if(admission.queues, [&](const QueueConfig& c) { return c.name == q.name; });
     notes << where << ": note: queue \"" << q.name << "\" (" << q.state << ", parent "
-          << (q.parent.empty() ? "root" : q.parent) << ") declared for this file's jobs\n";
+          << (q.parent.empty() ? "root" : q.parent) << (q.extendClusters ? ", extendClusters: jobs forwarded" : "")
+          << ") declared for this file's jobs\n";
     admission.queues.push_back(std::move(q));
   }
   return out;
@@ -129,7 +139,7 @@ Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const H
   out.reserve(docs->size());
   std::set<std::string> jobNamespaces;
   for (auto& doc : *docs) {
-    AdmittedJob a{std::move(doc), {}, {}, {}};
+    AdmittedJob a{std::move(doc), {}, {}, {}, false};
     if (declaresStatus(a.document.source.doc)) {  // Volcano's Job has a status subresource
       notes << a.document.source.where("status") << ": note: status is dropped: the API server ignores it on "
             << "create, so the job starts in phase Pending as on a cluster\n";
@@ -137,6 +147,9 @@ Expected<std::vector<AdmittedJob>> admitJobFile(const std::string& path, const H
     }
     a.defaults = mutateJob(a.document.job, MutationConfig{config.schedulerNames});
     a.admission = admitNamed(a.document, admission, notes);
+    a.forwarded = std::any_of(admission.queues.begin(), admission.queues.end(), [&](const QueueConfig& q) {
+      return q.extendClusters && q.name == a.document.job.spec.queue;
+    });
     jobNamespaces.insert(a.document.job.metadata.namespace_);
     if (auto it = declared->find(a.document.job.metadata.namespace_); it != declared->end())
       a.objects = it->second;

@@ -19,6 +19,7 @@ struct AdmittedJob {
   std::vector<PatchOp> defaults;
   AdmissionResult admission;
   Components objects;  // the file's ConfigMaps and Secrets in the job's namespace (run creates them)
+  bool forwarded = false;  // its queue has spec.extendClusters: syncJob marks it for forwarding (§5.2)
 };
 
 /// Loads every job of `path`, mutates and validates each. Fails only when the file cannot be read

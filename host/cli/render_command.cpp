@@ -92,7 +92,7 @@ int renderCommand(const Args& args, Streams io) {
       continue;
     }
     printFindings(job, io.err);  // an admitted job's warnings
-    auto rendered = renderJob(plugins, job.document.job);
+    auto rendered = renderJob(plugins, job.document.job, job.forwarded);
     if (!rendered) {
       io.err << args.positionals[0] << ": job " << jobKey(job.document.job) << ": " << rendered.error() << "\n";
       rc = kRejected;

@@ -133,7 +133,9 @@ int runCommand(const Args& args, Streams io) {
   std::filesystem::remove_all(logDir, ec);  // every run starts with a fresh job directory
   PluginJobPlugins plugins(registry, config->priorityClasses);
   RealClock clock;
-  Controller controller(config->controller, clock, local, plugins);
+  ControllerConfig controllerConfig = config->controller;
+  if (admitted->forwarded) controllerConfig.forwardingQueues.push_back(job.spec.queue);
+  Controller controller(controllerConfig, clock, local, plugins);
   PodOutcomes outcomes(controller.listener(), ns, name);
   local.setListener(&outcomes);
   controller.start();

@@ -33,7 +33,9 @@ int simulateCommand(const Args& args, Streams io) {
   for (const std::string& note : simulationScriptNotes(*script, job)) io.err << note << "\n";
   if (job.metadata.uid.empty()) job.metadata.uid = stableUid(job.metadata.namespace_, job.metadata.name);
   PluginJobPlugins plugins(host->registry, host->config.priorityClasses);
-  Status st = runSimulation(job, *script, plugins, host->config.controller, io.out, host->config.sim);
+  ControllerConfig controllerConfig = host->config.controller;
+  if (admitted->forwarded) controllerConfig.forwardingQueues.push_back(job.spec.queue);
+  Status st = runSimulation(job, *script, plugins, controllerConfig, io.out, host->config.sim);
   if (!st) {
     io.err << "jobhost simulate: " << st.message() << "\n";
     return kRejected;

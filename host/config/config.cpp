@@ -198,14 +198,37 @@ bool parseBackend(Parser& p, const Value& v, const std::string& path, HostConfig
   return true;
 }
 
+/// A Queue's spec.extendClusters: [{name, weight, capacity}], as Volcano's Cluster type.
+bool parseExtendClusters(Parser& p, const Value& v, const std::string& path, bool& any) {
+  if (!v.IsArray()) return (p.fail(path, "must be an array of {name, weight, capacity}"), false);
+  for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+    const std::string cp = indexPath(path, i);
+    if (!p.object(v[i], cp, {"name", "weight", "capacity"})) return false;
+    std::string name;
+    int64_t weight = 0;
+    if (!v[i].HasMember("name") || !p.string(v[i]["name"], childPath(cp, "name"), name) || name.empty())
+      return (p.fail(childPath(cp, "name"), "needs the cluster's non-empty name"), false);
+    if (v[i].HasMember("weight") && !p.integer(v[i]["weight"], childPath(cp, "weight"), 0, 2147483647, weight))
+      return false;
+    if (v[i].HasMember("capacity") && !v[i]["capacity"].IsObject())
+      return (p.fail(childPath(cp, "capacity"), "must be an object of resource quantities"), false);
+  }
+  any = v.Size() > 0;
+  return true;
+}
+
 bool parseQueues(Parser& p, const Value& v, const std::string& path, HostConfig& c) {
-  if (!v.IsArray()) return (p.fail(path, "must be an array of {name, state, parent}"), false);
+  if (!v.IsArray()) return (p.fail(path, "must be an array of {name, state, parent, extendClusters}"), false);
   for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
     std::string qp = indexPath(path, i);
-    if (!p.object(v[i], qp, {"name", "state", "parent"})) return false;
+    if (!p.object(v[i], qp, {"name", "state", "parent", "extendClusters"})) return false;
     QueueConfig q;
     for (auto it = v[i].MemberBegin(); it != v[i].MemberEnd(); ++it) {
       std::string key = it->name.GetString();
+      if (key == "extendClusters") {
+        if (!parseExtendClusters(p, it->value, childPath(qp, key), q.extendClusters)) return false;
+        continue;
+      }
       std::string& target = key == "name" ? q.name : key == "state" ? q.state : q.parent;
       if (!p.string(it->value, childPath(qp, key), target)) return false;
     }

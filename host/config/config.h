@@ -43,12 +43,18 @@ struct QueueConfig {
   std::string name;
   std::string state = "Open";  // Open | Closed | Closing
   std::string parent;          // empty: child of root
+  /// spec.extendClusters is non-empty: syncJob marks the queue's jobs and pods for forwarding
+  /// (spec §5.2 step 2, §6.1); jobhost runs them here all the same.
+  bool extendClusters = false;
 };
 
 struct ControllerConfig {
   int workers = 3;
   int maxRequeue = 15;  // -1: unlimited
   int64_t maxPodsPerJob = 100000;  // admission rejects a job with more pods in all; 0: no limit
+  /// Queues whose jobs syncJob marks for forwarding (QueueConfig::extendClusters of the config's
+  /// and the job file's queues); not a key of the config's "controller" object.
+  std::vector<std::string> forwardingQueues = {};
 };
 
 struct LocalBackendConfig {

@@ -29,6 +29,14 @@ void startReport(HandledRequest& rep, const Request& req, const PolicyDecision& 
   rep.retryLimitReached = false;
 }
 
+/// The garbage collector's expireAt (§6.7): lastTransitionTime + ttl, where the time is the one
+/// its informer decoded from the API server, i.e. in whole seconds.
+TimeMs ttlExpiry(const Job& job) {
+  const TimeMs finishedMs = job.status.state.lastTransitionTime.value_or(0);
+  const TimeMs finished = finishedMs - ((finishedMs % 1000) + 1000) % 1000;
+  return finished + int64_t{*job.spec.ttlSecondsAfterFinished} * 1000;
+}
+
 Request outOfSync(std::string ns, std::string name) {
   Request req;
   req.namespace_ = std::move(ns);
@@ -45,7 +53,8 @@ Controller::Controller(const ControllerConfig& config, Clock& clock, ClusterBack
       backend_(backend),
       plugins_(plugins),
       cache_(static_cast<size_t>(config.workers > 0 ? config.workers : 1)),
-      actions_(backend, plugins, clock, [this](JobEntry& e, JobPhase previous) { onStatusWritten(e, previous); }),
+      actions_(backend, plugins, clock, [this](JobEntry& e, JobPhase previous) { onStatusWritten(e, previous); },
+               config.forwardingQueues),
       pool_(static_cast<size_t>(config.workers > 0 ? config.workers : 1), clock),
       inflight_(pool_.size()) {
   backend_.setListener(this);
@@ -293,7 +302,7 @@ void Controller::onStatusWritten(JobEntry& entry, JobPhase previous) {
 void Controller::armTtl(JobEntry& entry) {
   const Job& job = *entry.job;
   if (!job.spec.ttlSecondsAfterFinished || !isFinished(job.status.state.phase)) return;
-  TimeMs due = job.status.state.lastTransitionTime.value_or(0) + int64_t{*job.spec.ttlSecondsAfterFinished} * 1000;
+  const TimeMs due = ttlExpiry(job);
   entry.ttlTimer.cancel();
   std::string key = entry.key();
   std::string uid = job.metadata.uid;
@@ -309,8 +318,7 @@ void Controller::checkTtl(const std::string& key, const std::string& uid) {
     if (!entry || !entry->job || entry->job->metadata.uid != uid) return;
     const Job& job = *entry->job;
     if (!job.spec.ttlSecondsAfterFinished || !isFinished(job.status.state.phase)) return;
-    TimeMs due = job.status.state.lastTransitionTime.value_or(0) + int64_t{*job.spec.ttlSecondsAfterFinished} * 1000;
-    if (clock_.now() < due) {
+    if (clock_.now() < ttlExpiry(job)) {
       armTtl(*entry);
       return;
     }

@@ -23,8 +23,14 @@ class JobActions {
   /// Called after every status write with the phase before it (echo, TTL).
   using StatusWritten = std::function<void(JobEntry&, JobPhase previous)>;
 
-  JobActions(ClusterBackend& backend, JobPlugins& plugins, Clock& clock, StatusWritten written)
-      : backend_(backend), plugins_(plugins), clock_(clock), written_(std::move(written)) {}
+  /// `forwardingQueues`: the queues with spec.extendClusters (syncJob step 2).
+  JobActions(ClusterBackend& backend, JobPlugins& plugins, Clock& clock, StatusWritten written,
+             std::vector<std::string> forwardingQueues = {})
+      : backend_(backend),
+        plugins_(plugins),
+        clock_(clock),
+        written_(std::move(written)),
+        forwardingQueues_(std::move(forwardingQueues)) {}
 
   /// The caller holds entry.mutex and entry.job is set.
   Status syncJob(JobEntry& entry, const UpdateStatusFn& fn);
@@ -39,12 +45,14 @@ class JobActions {
   Status createOrUpdatePodGroup(JobEntry& entry);
   Status deletePodGroup(JobEntry& entry);
   bool dependsOnSatisfied(const JobEntry& entry, size_t taskIndex) const;
+  bool markForwarding(Job& job) const;
   void commit(JobEntry& entry, JobPhase previous);
 
   ClusterBackend& backend_;
   JobPlugins& plugins_;
   Clock& clock_;
   StatusWritten written_;
+  std::vector<std::string> forwardingQueues_;
 };
 
 /// Removes conditions with the same phase and appends {phase, time} (appendJobCondition).

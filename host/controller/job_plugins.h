@@ -27,12 +27,14 @@ class JobPlugins {
   virtual void forget(const std::string& jobUid) = 0;
 
   /// The pods of `slots`, in order, each as createJobPod builds it (§6.1) from the prepared pod
-  /// set, after every active plugin's onPodCreate ran on it (pod by pod, plugins in config order;
-  /// one deadline guard for the whole batch). The first error aborts the batch (names the plugin).
-  virtual Expected<std::vector<Pod>> makePods(const Job& job, const std::vector<PodSlot>& slots) = 0;
-  /// makePods of one slot.
+  /// set (marked job-forwarding=true when `jobForwarding`), after every active plugin's onPodCreate
+  /// ran on it (pod by pod, plugins in config order; one deadline guard for the whole batch). The
+  /// first error aborts the batch (names the plugin).
+  virtual Expected<std::vector<Pod>> makePods(const Job& job, const std::vector<PodSlot>& slots,
+                                              bool jobForwarding) = 0;
+  /// makePods of one slot, not forwarded.
   Expected<Pod> makePod(const Job& job, size_t taskIndex, int32_t podIndex) {
-    auto pods = makePods(job, {PodSlot{taskIndex, podIndex}});
+    auto pods = makePods(job, {PodSlot{taskIndex, podIndex}}, false);
     if (!pods) return Expected<Pod>::failure(pods.error());
     return std::move(pods->front());
   }

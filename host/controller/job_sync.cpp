@@ -206,9 +206,19 @@ bool JobActions::dependsOnSatisfied(const JobEntry& entry, size_t taskIndex) con
   return !dependsOn || dependsOnMet(spec, *dependsOn, [&](size_t i) { return entry.taskCounts(i).ready; });
 }
 
+/// Step 2: a job of a queue with extendClusters is annotated job-forwarding=true (Volcano updates
+/// the Job; spec and phase are unchanged, so the update brings no request) and its pods marked.
+bool JobActions::markForwarding(Job& job) const {
+  if (std::find(forwardingQueues_.begin(), forwardingQueues_.end(), job.spec.queue) == forwardingQueues_.end())
+    return false;
+  job.metadata.annotations.insert_or_assign(std::string(keys::JobForwarding), "true");
+  return true;
+}
+
 Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
   Job& job = *entry.job;
   if (job.metadata.deletionTimestamp) return Status::ok();
+  const bool jobForwarding = markForwarding(job);
   // Hooks edit controlledResources; like Volcano's deep copy, that reaches the cache only with a
   // status write.
   UndoOnAbandon undo([&entry] { restoreControlled(entry); });
@@ -260,7 +270,7 @@ Status JobActions::syncJob(JobEntry& entry, const UpdateStatusFn& fn) {
   }
   if (!missing.empty()) {  // every pod of this round built at once: one plugin deadline guard
     PluginCallSite site("");
-    Expected<std::vector<Pod>> made = plugins_.makePods(job, missing);
+    Expected<std::vector<Pod>> made = plugins_.makePods(job, missing, jobForwarding);
     if (!made) return fail(made.status());
     built = std::move(*made);
     // Like Volcano, a task waiting on dependsOn has its pods built (OnPodCreate errors still fail

@@ -9,8 +9,9 @@ namespace jobhost {
 Status NoPluginJobPlugins::prepare(const Job&) { return Status::ok(); }
 void NoPluginJobPlugins::forget(const std::string&) {}
 
-Expected<std::vector<Pod>> NoPluginJobPlugins::makePods(const Job& job, const std::vector<PodSlot>& slots) {
-  auto pods = buildPods(job, slots);
+Expected<std::vector<Pod>> NoPluginJobPlugins::makePods(const Job& job, const std::vector<PodSlot>& slots,
+                                                        bool jobForwarding) {
+  auto pods = buildPods(job, slots, nullptr, jobForwarding);
   if (!pods) return Expected<std::vector<Pod>>::failure("task index out of range");
   return std::move(*pods);
 }

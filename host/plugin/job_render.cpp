@@ -20,7 +20,7 @@ void addMissing(std::vector<T>& into, const std::vector<T>& from) {
 
 }  // namespace
 
-Expected<RenderedJob> renderJob(PluginJobPlugins& plugins, Job job) {
+Expected<RenderedJob> renderJob(PluginJobPlugins& plugins, Job job, bool jobForwarding) {
   if (job.metadata.uid.empty()) job.metadata.uid = stableUid(job.metadata.namespace_, job.metadata.name);
   // As createJobIOIfNotExist: an unnamed volume gets a generated name (no cluster here: no name is
   // taken) and, with a volumeClaim, a PVC; a named claim must already exist.
@@ -36,6 +36,7 @@ Expected<RenderedJob> renderJob(PluginJobPlugins& plugins, Job job) {
   auto built = plugins.prepared(job);
   if (!built) return Expected<RenderedJob>::failure(built.error());
 
+  if (jobForwarding) job.metadata.annotations.insert_or_assign(std::string(keys::JobForwarding), "true");
   RenderedJob out;
   out.createdClaims = std::move(createdClaims);
   ObjectStore store;
@@ -55,7 +56,7 @@ Expected<RenderedJob> renderJob(PluginJobPlugins& plugins, Job job) {
   std::vector<PodSlot> slots;
   for (size_t t = 0; t < started.spec.tasks.size(); ++t)
     for (int32_t i = 0; i < started.spec.tasks[t].replicas; ++i) slots.push_back(PodSlot{t, i});
-  auto pods = plugins.makePods(started, slots);
+  auto pods = plugins.makePods(started, slots, jobForwarding);
   if (!pods) return Expected<RenderedJob>::failure(pods.error());
   out.pods = std::move(*pods);
   out.job = std::move(job);

@@ -21,7 +21,8 @@ struct RenderedJob {
 /// Builds what starting `job` creates, without a cluster: runs the pipeline, OnJobAdd against an
 /// in-memory object store, and OnPodCreate for each pod. A job without a UID gets stableUid(ns,
 /// name) so the output is reproducible. Objects ComponentBuild produced that no hook applied are
-/// listed after the applied ones.
-Expected<RenderedJob> renderJob(PluginJobPlugins& plugins, Job job);
+/// listed after the applied ones. With `jobForwarding` (the job's queue has extendClusters) the job,
+/// its PodGroup and its pods carry job-forwarding=true, as after syncJob's step 2.
+Expected<RenderedJob> renderJob(PluginJobPlugins& plugins, Job job, bool jobForwarding = false);
 
 }  // namespace jobhost

@@ -83,13 +83,14 @@ Expected<std::shared_ptr<const PipelineResult>> PluginJobPlugins::prepared(const
   return (*p)->result;
 }
 
-Expected<std::vector<Pod>> PluginJobPlugins::makePods(const Job& job, const std::vector<PodSlot>& slots) {
+Expected<std::vector<Pod>> PluginJobPlugins::makePods(const Job& job, const std::vector<PodSlot>& slots,
+                                                      bool jobForwarding) {
   using Result = Expected<std::vector<Pod>>;
   auto p = lookup(job);
   if (!p) return Result::failure(p.error());
   const Prepared& prepared = **p;
   const PipelineResult& r = *prepared.result;
-  auto built = buildPods(job, slots, r.info.get());
+  auto built = buildPods(job, slots, r.info.get(), jobForwarding);
   if (!built) return Result::failure("task index out of range");
   std::vector<Pod>& pods = *built;
   if (prepared.hooks.empty()) return std::move(pods);
@@ -120,7 +121,13 @@ Expected<std::vector<Pod>> PluginJobPlugins::makePods(const Job& job, const std:
 Expected<PodGroup> PluginJobPlugins::makePodGroup(const Job& job) {
   auto p = lookup(job);
   if (!p) return Expected<PodGroup>::failure(p.error());
-  return (*p)->result->info->podGroup;
+  PodGroup pg = (*p)->result->info->podGroup;
+  // The PodGroup copies the job's annotations; syncJob's step 2 sets job-forwarding on the job
+  // after the pipeline built this one.
+  const std::string forwarding(keys::JobForwarding);
+  if (auto it = job.metadata.annotations.find(forwarding); it != job.metadata.annotations.end())
+    pg.metadata.annotations.insert_or_assign(forwarding, it->second);
+  return pg;
 }
 
 Status PluginJobPlugins::runHook(Hook hook, Job& job, ResourceClient& client) {

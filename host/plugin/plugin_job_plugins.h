@@ -23,7 +23,7 @@ class PluginJobPlugins final : public JobPlugins {
 
   Status prepare(const Job& job) override;
   void forget(const std::string& jobUid) override;
-  Expected<std::vector<Pod>> makePods(const Job& job, const std::vector<PodSlot>& slots) override;
+  Expected<std::vector<Pod>> makePods(const Job& job, const std::vector<PodSlot>& slots, bool jobForwarding) override;
   Expected<PodGroup> makePodGroup(const Job& job) override;
   Status onJobAdd(Job& job, ResourceClient& client) override;
   Status onJobUpdate(Job& job, ResourceClient& client) override;

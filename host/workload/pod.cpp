@@ -139,7 +139,8 @@ void setPodIndex(Pod& pod, const Job& job, const TaskSpec& task, int32_t index) 
   }
 }
 
-std::optional<std::vector<Pod>> buildPods(const Job& job, const std::vector<PodSlot>& slots, const RuntimeInfo* info) {
+std::optional<std::vector<Pod>> buildPods(const Job& job, const std::vector<PodSlot>& slots, const RuntimeInfo* info,
+                                          bool jobForwarding) {
   std::vector<Pod> pods;
   pods.reserve(slots.size());
   std::optional<Pod> tpl;  // the template of the task of the previous slot
@@ -149,7 +150,7 @@ std::optional<std::vector<Pod>> buildPods(const Job& job, const std::vector<PodS
     const TaskSpec& task = job.spec.tasks[t];
     if (k == 0 || t != slots[k - 1].taskIndex) {
       const PodSet* set = info && t < info->podSets.size() ? &info->podSets[t] : nullptr;
-      tpl = podTemplate(job, task, set, info ? &info->scheduler : nullptr);
+      tpl = podTemplate(job, task, set, info ? &info->scheduler : nullptr, jobForwarding);
     }
     if (k + 1 == slots.size() || slots[k + 1].taskIndex != t)
       pods.push_back(std::move(*tpl));  // the template's last use

@@ -54,8 +54,9 @@ void setPodIndex(Pod& pod, const Job& job, const TaskSpec& task, int32_t index);
 
 /// buildPod of every slot, in order, with task i's pod set `info->podSets[i]` (when `info` has
 /// one) and `info->scheduler`: one podTemplate per run of slots of the same task, copied per
-/// replica. Fails (nullopt) when a slot's task index is out of range.
+/// replica, marked for forwarding when `jobForwarding`. Fails (nullopt) when a slot's task index is
+/// out of range.
 std::optional<std::vector<Pod>> buildPods(const Job& job, const std::vector<PodSlot>& slots,
-                                          const RuntimeInfo* info = nullptr);
+                                          const RuntimeInfo* info = nullptr, bool jobForwarding = false);
 
 }  // namespace jobhost

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <rapidjson/document.h>
@@ -410,6 +411,49 @@ spec:
 // A job volume without a claim name gets the name the controller's createJobIOIfNotExist gives it
 // (`<job>-pvc-<12>`, generatedClaimName): in the rendered job's spec, in every pod's volume and on
 // the PVC the job creates from its volumeClaim. A named claim must exist: no PVC is rendered for it.
+// §5.2 step 2: a job of a queue with extendClusters is annotated job-forwarding=true; its PodGroup
+// copies the job's annotations and its pods carry the annotation and the label (§6.1).
+TEST(Cli, RenderMarksAJobOfAQueueWithExtendClustersForForwarding) {
+  const std::string job = writeTemp("/forwarded.yaml", R"(apiVersion: scheduling.volcano.sh/v1beta1
+kind: Queue
+metadata: {name: burst}
+spec: {extendClusters: [{name: cloud, weight: 1}]}
+---
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: fwd}
+spec:
+  queue: burst
+  tasks:
+    - {name: w, replicas: 1, template: {spec: {containers: [{name: c, image: busybox}]}}}
+)");
+  auto r = run({"render", job, "-o", "json"});
+  ASSERT_EQ(r.rc, kOk) << r.err;
+  EXPECT_NE(r.err.find("queue \"burst\" (Open, parent root, extendClusters: jobs forwarded) declared"),
+            std::string::npos) << r.err;
+  rapidjson::Document list;
+  ASSERT_FALSE(list.Parse(r.out.c_str()).HasParseError()) << r.out;
+  const auto& items = list["items"];
+  std::map<std::string, const rapidjson::Value*> byKind;
+  for (const auto& item : items.GetArray()) byKind[item["kind"].GetString()] = &item;
+  ASSERT_TRUE(byKind.count("Job") && byKind.count("PodGroup") && byKind.count("Pod")) << r.out;
+  const char* key = "volcano.sh/job-forwarding";
+  EXPECT_STREQ((*byKind["Job"])["metadata"]["annotations"][key].GetString(), "true");
+  EXPECT_STREQ((*byKind["PodGroup"])["metadata"]["annotations"][key].GetString(), "true");
+  EXPECT_STREQ((*byKind["Pod"])["metadata"]["annotations"][key].GetString(), "true");
+  EXPECT_STREQ((*byKind["Pod"])["metadata"]["labels"][key].GetString(), "true");
+
+  auto plain = run({"render", writeTemp("/not-forwarded.yaml", R"(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: plain}
+spec:
+  tasks:
+    - {name: w, replicas: 1, template: {spec: {containers: [{name: c, image: busybox}]}}}
+)"), "-o", "json"});
+  ASSERT_EQ(plain.rc, kOk) << plain.err;
+  EXPECT_EQ(plain.out.find(key), std::string::npos);
+}
+
 TEST(Cli, RenderCreatesAClaimForAnUnnamedVolumeClaimAsTheControllerDoes) {
   const std::string job = writeTemp("/unnamed-claim.yaml", R"(apiVersion: batch.volcano.sh/v1alpha1
 kind: Job

@@ -28,7 +28,8 @@ TEST(Config, ParsesEverySection) {
                  "activation": "always"},
                 {"path": "/x/libjobhost_foo.so"}],
     "extensionPoints": {"mlPolicy": {"disabled": ["*"], "enabled": ["torch"]}},
-    "queues": [{"name": "research", "state": "Closed", "parent": "root"}],
+    "queues": [{"name": "research", "state": "Closed", "parent": "root"},
+               {"name": "burst", "extendClusters": [{"name": "cloud", "weight": 2, "capacity": {"cpu": "8"}}]}],
     "schedulerNames": ["kube-batch"],
     "priorityClasses": {"high": 1000},
     "controller": {"workers": 2, "maxRequeue": -1, "maxPodsPerJob": 0},
@@ -45,9 +46,11 @@ TEST(Config, ParsesEverySection) {
   EXPECT_EQ(c->plugins[0].where, "/etc/jobhost/config.json:3:17");
   EXPECT_EQ(c->plugins[1].path, "/x/libjobhost_foo.so");
   EXPECT_EQ(c->extensionPoints["mlPolicy"].disabled, (std::vector<std::string>{"*"}));
-  ASSERT_EQ(c->queues.size(), 2u);  // "default" is always there
+  ASSERT_EQ(c->queues.size(), 3u);  // "default" is always there
   EXPECT_EQ(c->queues[0].name, "default");
   EXPECT_EQ(c->queues[1].state, "Closed");
+  EXPECT_FALSE(c->queues[1].extendClusters);
+  EXPECT_TRUE(c->queues[2].extendClusters);
   EXPECT_EQ(c->schedulerNames[0], "kube-batch");
   EXPECT_EQ(c->priorityClasses["high"], 1000);
   EXPECT_EQ(c->controller.workers, 2);
@@ -93,6 +96,14 @@ TEST(Config, ErrorsNameFileLinePathAndFix) {
        "c.json:1:24: backend.local.memory: quantity \"8GB\" is invalid (unknown suffix); use a number with an "
        "optional suffix such as 500m, 2Gi or 1.5"},
       {"{\"queues\": [{\"name\": \"q\", \"state\": \"open\"}]}", "c.json:1:27: queues[0].state: must be Open, Closed or Closing"},
+      {R"({"queues": [{"name": "q", "extendClusters": "cloud"}]})",
+       "c.json:1:27: queues[0].extendClusters: must be an array of {name, weight, capacity}"},
+      {R"({"queues": [{"name": "q", "extendClusters": [{"weight": 1}]}]})",
+       "c.json:1:46: queues[0].extendClusters[0].name: needs the cluster's non-empty name"},
+      {R"({"queues": [{"name": "q", "extendClusters": [{"name": "c", "region": "eu"}]}]})",
+       "c.json:1:60: queues[0].extendClusters[0].region: unknown key \"region\"; allowed here: name, weight, capacity"},
+      {R"({"queues": [{"name": "q", "extendClusters": [{"name": "c", "weight": -1}]}]})",
+       "c.json:1:60: queues[0].extendClusters[0].weight: must be between 0 and 2147483647"},
       {R"({"queues": [{"name": "q", "state": "Closed"}, {"name": "q"}]})",
        "c.json:1:48: queues[1].name: queue \"q\" is already defined at queues[0]; define each queue once"},
       {R"({"queues": [{"name": "Bad_Name"}]})",

@@ -355,6 +355,55 @@ TEST_F(States, TtlDoesNotApplyToAbortedJobs) {
   EXPECT_TRUE(controller->getJob(ns, "job"));
 }
 
+// The garbage collector reads lastTransitionTime from the API server, in whole seconds: a job
+// Completed at 4.5 s with a TTL of 5 s is deleted at 9 s.
+TEST_F(States, TtlCountsFromTheLastTransitionTimeInWholeSeconds) {
+  defaults = runs(3500, 0);
+  start();
+  Job job = makeJob("job", {{"worker", 1}});
+  job.spec.ttlSecondsAfterFinished = 5;
+  submit(job);
+  runTo(4500);
+  ASSERT_EQ(phase(), JobPhase::Completed);
+  ASSERT_EQ(status().state.lastTransitionTime, std::optional<TimeMs>(4500));
+  runTo(8999);
+  EXPECT_TRUE(controller->getJob(ns, "job"));
+  runTo(9000);
+  EXPECT_FALSE(controller->getJob(ns, "job"));
+}
+
+// §5.2 step 2 and §6.1: a job of a queue with extendClusters is annotated job-forwarding=true
+// before initiateJob (so its PodGroup copies it) and its pods carry the annotation and the label.
+TEST_F(States, AJobOfAQueueWithExtendClustersIsMarkedForForwarding) {
+  defaults = runsForever(1000);
+  forwardingQueues = {"fwd"};
+  start();
+  Job job = makeJob("job", {{"worker", 2}});
+  job.spec.queue = "fwd";
+  Job other = makeJob("other", {{"worker", 1}});
+  run(job);
+  submit(other);
+  runTo(2000);
+  const std::string key(keys::JobForwarding);
+  auto cached = controller->getJob(ns, "job");
+  ASSERT_TRUE(cached);
+  EXPECT_EQ(cached->metadata.annotations.at(key), "true");
+  auto pg = sim->getPodGroup(ns, "job-" + cached->metadata.uid);
+  ASSERT_TRUE(pg);
+  EXPECT_EQ(pg->metadata.annotations.at(key), "true");
+  for (const char* name : {"job-worker-0", "job-worker-1"}) {
+    auto pod = sim->getPod(ns, name);
+    ASSERT_TRUE(pod) << name;
+    EXPECT_EQ(pod->object->metadata.annotations.at(key), "true") << name;
+    EXPECT_EQ(pod->object->metadata.labels.at(key), "true") << name;
+  }
+  EXPECT_FALSE(controller->getJob(ns, "other")->metadata.annotations.count(key));
+  auto otherPod = sim->getPod(ns, "other-worker-0");
+  ASSERT_TRUE(otherPod);
+  EXPECT_FALSE(otherPod->object->metadata.annotations.count(key));
+  EXPECT_FALSE(otherPod->object->metadata.labels.count(key));
+}
+
 TEST_F(States, TtlCountsFromTheLastTransitionTime) {
   defaults = runsForever(1000);
   script("job-worker-0", {runs(1000, 0)});

@@ -73,6 +73,7 @@ void ControllerTest::start(int workers, int maxRequeue) {
   ControllerConfig config;
   config.workers = workers;
   config.maxRequeue = maxRequeue;
+  config.forwardingQueues = forwardingQueues;
   controller = std::make_unique<Controller>(config, clock, *sim, *plugins);
   if (observe)
     controller->setObserver([this](const HandledRequest& r) {

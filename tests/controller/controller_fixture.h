@@ -68,6 +68,7 @@ class ControllerTest : public ::testing::Test {
   std::function<void(const HandledRequest&)> alsoObserve;  // called with each report, after take()'s copy
   std::string ns = "default";
   std::string jobName = "job";
+  std::vector<std::string> forwardingQueues;  // ControllerConfig::forwardingQueues
   VirtualClock clock{0};
   NoPluginJobPlugins noPlugins;
   JobPlugins* plugins = &noPlugins;

@@ -197,12 +197,12 @@ TEST_F(Lifecycle, DependsOnWaitsForReadiness) {
 // dependsOn only skips the creation, so an OnPodCreate error on its pods still fails the sync.
 class PodCreateFailsForTaskC : public NoPluginJobPlugins {
  public:
-  Expected<std::vector<Pod>> makePods(const Job& job, const std::vector<PodSlot>& slots) override {
+  Expected<std::vector<Pod>> makePods(const Job& job, const std::vector<PodSlot>& slots, bool jobForwarding) override {
     built.push_back(slots.size());
     for (const auto& slot : slots)
       if (job.spec.tasks[slot.taskIndex].name == "c" && failForC)
         return Expected<std::vector<Pod>>::failure("env: cannot decorate the pod");
-    return NoPluginJobPlugins::makePods(job, slots);
+    return NoPluginJobPlugins::makePods(job, slots, jobForwarding);
   }
   std::vector<size_t> built;
   bool failForC = true;

@@ -81,7 +81,7 @@ class PluginData : public ::testing::Test {
 
   void everyHook() {
     ASSERT_TRUE(plugins_->onJobAdd(job_, store_));
-    ASSERT_TRUE(plugins_->makePods(job_, {{0, 0}, {0, 1}}));
+    ASSERT_TRUE(plugins_->makePods(job_, {{0, 0}, {0, 1}}, false));
     ASSERT_TRUE(plugins_->onJobUpdate(job_, store_));
     ASSERT_TRUE(plugins_->onJobDelete(job_, store_));
   }
@@ -110,7 +110,7 @@ TEST_F(PluginData, ANewPrepareOrForgetReleasesTheSlot) {
 
 TEST_F(PluginData, OnPodCreateWritesControlledResourcesOfAScratchCopyOnly) {
   job_.status.controlledResources = {{"plugin-keeping", "keeping"}};
-  ASSERT_TRUE(plugins_->makePods(job_, {{0, 0}, {0, 1}}));
+  ASSERT_TRUE(plugins_->makePods(job_, {{0, 0}, {0, 1}}, false));
   EXPECT_EQ(job_.status.controlledResources, (std::map<std::string, std::string>{{"plugin-keeping", "keeping"}}));
 }
 
