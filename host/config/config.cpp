@@ -375,7 +375,10 @@ Expected<HostConfig> parseHostConfig(std::string_view text, const std::string& f
   if (!p.failed()) checkSemantics(p, c);
   if (p.failed()) return Expected<HostConfig>::failure(p.error());
   for (size_t i = 0; i < c.plugins.size(); ++i)
-    if (!ownTimeout[i]) c.plugins[i].callTimeout = c.pluginCallTimeout;
+    if (ownTimeout[i])
+      c.plugins[i].ownCallTimeout = true;
+    else
+      c.plugins[i].callTimeout = c.pluginCallTimeout;
   if (c.queues.empty()) c.queues.push_back(QueueConfig{"default", "Open", ""});
   return c;
 }

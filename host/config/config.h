@@ -30,6 +30,7 @@ struct PluginEntry {
   std::vector<std::string> args;     // default args, Go flag syntax
   std::vector<std::string> aliases;  // other names jobs may use in spec.plugins
   Duration callTimeout = kDefaultPluginCallTimeout;  // "callTimeout", else the config's pluginCallTimeout
+  bool ownCallTimeout = false;       // callTimeout came from this entry, not pluginCallTimeout
   std::string where;                 // "file:line:col" of this entry, for messages
 };
 

@@ -100,10 +100,15 @@ void parkForever() {
   for (;;) never.wait(0);  // parked for good
 }
 
+/// The config key the plugin's call deadline came from.
+const char* timeoutSource(const Runner& r) {
+  return r.plugin->entry.ownCallTimeout ? "its callTimeout" : "pluginCallTimeout";
+}
+
 void quarantine(const Runner& r) {
   Shared& s = shared();
   std::string why = "quarantined: it did not return from " + std::string(r.where) + " within " +
-                    formatGoDuration(r.timeout) + " earlier (pluginCallTimeout); restart the host to use it again";
+                    formatGoDuration(r.timeout) + " earlier (" + timeoutSource(r) + "); restart the host to use it again";
   log::get("plugins")->error("plugin \"{}\" did not return from {} within {}; its call is abandoned and the plugin is {}",
                              r.plugin->names[0], r.where, formatGoDuration(r.timeout), "quarantined");
   std::lock_guard lock(s.mutex);
@@ -255,8 +260,8 @@ Status runGuarded(Status (*fn)(void*), void* arg, bool nameCall) {
   const uint32_t d = awaitNotIdle(r.done);
   r.done.store(kIdle, std::memory_order_relaxed);
   if (d == kDone) return std::move(r.result);
-  std::string message = "did not return within " + formatGoDuration(r.timeout) +
-                        " (pluginCallTimeout); the call was abandoned and the plugin quarantined";
+  std::string message = "did not return within " + formatGoDuration(r.timeout) + " (" + timeoutSource(r) +
+                        "); the call was abandoned and the plugin quarantined";
   if (nameCall) message = "plugin \"" + r.plugin->names[0] + "\" failed in " + r.where + ": " + message;
   tlGuard.abandon();  // the guard thread stays parked in the plugin; the next handoff gets a new one
   return Status::error(message);

@@ -4,6 +4,7 @@
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
@@ -35,6 +36,24 @@ Expected<LoadedPlugin> failure(const std::string& file, const std::string& messa
   return Expected<LoadedPlugin>::failure(file + ": " + message);
 }
 
+/// What a descriptor that passed the ABI check lacks, or "" when it is complete.
+std::string missingDescriptorField(const jobhost_plugin_descriptor& d) {
+  if (d.struct_size < sizeof(jobhost_plugin_descriptor))
+    return "it is " + std::to_string(d.struct_size) + " bytes, this host's is " +
+           std::to_string(sizeof(jobhost_plugin_descriptor));
+  if (!d.plugin_name) return "plugin_name is null";
+  if (!d.build_key) return "build_key is null";
+  if (!d.create) return "create is null";
+  if (!d.destroy) return "destroy is null";
+  return "";
+}
+
+/// A plugin name as jobhost_add_plugin's NAME: [a-z][a-z0-9_]*, at most 63 characters.
+bool validPluginName(const std::string& name) {
+  if (name.empty() || name.size() > 63 || name[0] < 'a' || name[0] > 'z') return false;
+  return std::all_of(name.begin(), name.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
+}
+
 // Checks a descriptor (ABI, build key, completeness) and creates the instance. `keepAlive`
 // (the library, or null in-process) is captured by the instance's deleter.
 Expected<LoadedPlugin> instantiate(const jobhost_plugin_descriptor* d, const std::string& file,
@@ -55,9 +74,11 @@ Expected<LoadedPlugin> instantiate(const jobhost_plugin_descriptor* d, const std
     return failure(file, who + " needs plugin ABI " + abiText(d->abi_major, d->abi_minor) +
                              " but this host provides only " + host +
                              "; upgrade jobhost or rebuild the plugin against SDK " JOBHOST_SDK_VERSION_STRING);
-  if (d->struct_size < sizeof(jobhost_plugin_descriptor) || !d->create || !d->destroy ||
-      !d->plugin_name || !d->build_key)
-    return failure(file, who + " has an incomplete descriptor; rebuild it with JOBHOST_PLUGIN");
+  if (const std::string missing = missingDescriptorField(*d); !missing.empty())
+    return failure(file, who + " has an incomplete descriptor (" + missing + "); rebuild it with JOBHOST_PLUGIN");
+  if (!validPluginName(name))
+    return failure(file, who + " has an invalid name: use lower-case letters, digits and '_', starting with a "
+                               "letter, at most 63 characters (as jobhost_add_plugin's NAME); fix JOBHOST_PLUGIN's NAME");
   if (std::string(d->build_key) != JOBHOST_BUILD_KEY)
     return failure(file, who + " build key \"" + d->build_key + "\" does not match the host's \"" +
                              JOBHOST_BUILD_KEY +
@@ -93,6 +114,12 @@ Expected<LoadedPlugin> instantiate(const jobhost_plugin_descriptor* d, const std
       return failure(file, who + " failed to start (create): " + (error[0] ? error : "no reason given"));
   }
   if (raw == nullptr) return failure(file, who + " create() returned success but no instance");
+  if (d->capabilities == 0) {
+    d->destroy(raw);
+    return failure(file, who + " implements no extension point; derive its class from ValidationPlugin, "
+                               "MLPolicyPlugin, PodGroupPolicyPlugin, PodNetworkPlugin, ComponentBuildPlugin, "
+                               "StatusPlugin or JobHooksPlugin");
+  }
 
   LoadedPlugin out;
   out.name = name;
@@ -205,7 +232,11 @@ Expected<LoadedPlugin> loadPlugin(const LoadRequest& request) {
   try {
     lib.load(file, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
   } catch (const boost::dll::fs::system_error& e) {  // dlopen refused it
-    return failure(file, "not a loadable shared object (" + dlopenMessage(e.what(), file) +
+    const std::string message = dlopenMessage(e.what(), file);
+    if (message.find("undefined symbol") != std::string::npos)
+      return failure(file, "cannot be loaded (" + message + "); link the plugin with the library that defines "
+                               "the symbol (jobhost_add_plugin links with -Wl,--no-undefined to catch this when building)");
+    return failure(file, "not a loadable shared object (" + message +
                              "); point the config at a plugin built with jobhost_add_plugin()");
   } catch (const std::exception& e) {  // thrown by the plugin's static initialisation, through dlopen
     return failure(file, std::string("threw while it was loaded (in its static initialisation): ") + e.what() +

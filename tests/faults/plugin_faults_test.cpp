@@ -62,8 +62,9 @@ std::string expectedMessage(const Fault& f) {
 
 class PluginFaults : public ::testing::TestWithParam<Fault> {
  protected:
+  virtual std::string configText() const { return kConfig; }
   void SetUp() override {
-    auto config = parseHostConfig(kConfig, "faults.json");
+    auto config = parseHostConfig(configText(), "faults.json");
     ASSERT_TRUE(config) << config.error();
     auto loaded = Registry::load(*config);
     ASSERT_TRUE(loaded) << loaded.error();
@@ -155,6 +156,26 @@ INSTANTIATE_TEST_SUITE_P(Hooks, HookFaults,
                          ::testing::ValuesIn(faultsAt({{"add", "OnJobAdd", "OnJobAdd"},
                                                        {"pod", "OnPodCreate", "OnPodCreate"}})),
                          name);
+
+// The deadline of the plugin's own config entry: the message names callTimeout, where to raise it.
+class OwnTimeoutFaults : public PluginFaults {
+ protected:
+  std::string configText() const override {
+    return R"({"plugins": [{"name": "faulty", "callTimeout": "50ms", "path": ")" + std::string(JOBHOST_FIXTURE_DIR) +
+           R"(/libjobhost_faulty.so"}]})";
+  }
+};
+
+TEST_F(OwnTimeoutFaults, AHangNamesThePluginsOwnCallTimeout) {
+  ASSERT_TRUE(controller->submitJob(makeJob("bad", {"--add=hang"})));
+  runWithBystanders();
+  auto errors = errorsOf("bad");
+  ASSERT_GE(errors.size(), 2u);
+  EXPECT_EQ(errors[0], "PluginError: plugin \"faulty\" failed in OnJobAdd: did not return within 50ms (its "
+                       "callTimeout); the call was abandoned and the plugin quarantined");
+  EXPECT_EQ(errors[1], "PluginError: plugin \"faulty\" failed in OnJobAdd: quarantined: it did not return from "
+                       "OnJobAdd within 50ms earlier (its callTimeout); restart the host to use it again");
+}
 
 using ValidationFaults = PluginFaults;
 

@@ -238,8 +238,53 @@ TEST(Loader, BuildKeyMismatch) {
 TEST(Loader, TruncatedDescriptor) {
   auto p = loadPlugin(fixture("truncated"));
   ASSERT_FALSE(p);
-  EXPECT_EQ(p.error(), fixtureFile("truncated") + ": plugin \"truncated\" has an incomplete descriptor; "
-                                                  "rebuild it with JOBHOST_PLUGIN");
+  EXPECT_EQ(p.error(), fixtureFile("truncated") + ": plugin \"truncated\" has an incomplete descriptor (it is 12 "
+                                                  "bytes, this host's is " +
+                           std::to_string(sizeof(jobhost_plugin_descriptor)) + "); rebuild it with JOBHOST_PLUGIN");
+}
+
+TEST(Loader, DescriptorWithoutCreateNamesTheMissingField) {
+  auto p = loadPlugin(fixture("nocreate"));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), fixtureFile("nocreate") + ": plugin \"nocreate\" has an incomplete descriptor (create is "
+                                                 "null); rebuild it with JOBHOST_PLUGIN");
+}
+
+TEST(Loader, InvalidDescriptorNameIsRefused) {
+  LoadRequest request;
+  request.path = fixtureFile("badname");
+  auto p = loadPlugin(request);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), fixtureFile("badname") +
+                           ": plugin \"Bad_Name\" has an invalid name: use lower-case letters, digits and '_', "
+                           "starting with a letter, at most 63 characters (as jobhost_add_plugin's NAME); fix "
+                           "JOBHOST_PLUGIN's NAME");
+}
+
+TEST(Loader, PluginImplementingNoExtensionPointIsRefused) {
+  auto p = loadPlugin(fixture("noop"));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), fixtureFile("noop") +
+                           ": plugin \"noop\" implements no extension point; derive its class from "
+                           "ValidationPlugin, MLPolicyPlugin, PodGroupPolicyPlugin, PodNetworkPlugin, "
+                           "ComponentBuildPlugin, StatusPlugin or JobHooksPlugin");
+}
+
+TEST(Loader, UndefinedSymbolSaysToLinkTheLibraryThatDefinesIt) {
+  auto p = loadPlugin(fixture("undefinedsym"));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), fixtureFile("undefinedsym") +
+                           ": cannot be loaded (dlopen: undefined symbol: jobhost_fixture_defined_nowhere); link the "
+                           "plugin with the library that defines the symbol (jobhost_add_plugin links with "
+                           "-Wl,--no-undefined to catch this when building)");
+}
+
+TEST(Loader, ConfigureThrowIsReportedNamingConfigure) {
+  auto p = loadPlugin(fixture("configurethrows"));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error(), fixtureFile("configurethrows") +
+                           ": plugin \"configurethrows\" threw while starting (create): configure() threw: no "
+                           "profile named prod");
 }
 
 TEST(Loader, CreateFails) {
@@ -261,8 +306,8 @@ TEST(Loader, ConstructorThrowIsCaughtBySdkBarrier) {
   auto p = loadPlugin(fixture("ctorthrows"));
   ASSERT_FALSE(p);
   EXPECT_EQ(p.error(), fixtureFile("ctorthrows") +
-                           ": plugin \"ctorthrows\" threw while starting (create): create threw an "
-                           "exception: cannot open /dev/fixture");
+                           ": plugin \"ctorthrows\" threw while starting (create): the constructor threw: "
+                           "cannot open /dev/fixture");
 }
 
 TEST(Loader, ArgsRejected) {

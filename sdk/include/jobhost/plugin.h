@@ -5,6 +5,7 @@
 #include <boost/dll/alias.hpp>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -177,9 +178,11 @@ inline void copyError(const std::string& text, char* out, size_t size) {
 }
 
 /// create() for plugin class T: constructs it, then calls T::configure(const PluginSettings&) when
-/// T has one (a failure there means the config's default args were rejected).
+/// T has one (a failure there means the config's default args were rejected). A throw is reported
+/// naming the step that threw ("the constructor threw: ..." or "configure() threw: ...").
 template <class T>
 int create(const jobhost_plugin_settings* s, void** instance, char* error, size_t size) noexcept {
+  const char* step = "the constructor";
   try {
     PluginSettings settings;
     if (s != nullptr) {
@@ -187,22 +190,22 @@ int create(const jobhost_plugin_settings* s, void** instance, char* error, size_
       for (size_t i = 0; i < s->default_args_count; ++i)
         settings.defaultArgs.emplace_back(s->default_args[i]);
     }
-    auto* made = new Instance<T>();
+    auto made = std::make_unique<Instance<T>>();
     if constexpr (requires(T & t) { t.configure(settings); }) {
+      step = "configure()";
       Status st = made->impl().configure(settings);
       if (!st) {
-        delete made;
         copyError(st.message(), error, size);
         return JOBHOST_CREATE_ARGS_REJECTED;
       }
     }
-    *instance = static_cast<PluginInstance*>(made);
+    *instance = static_cast<PluginInstance*>(made.release());
     return JOBHOST_CREATE_OK;
   } catch (const std::exception& e) {
-    copyError(std::string("create threw an exception: ") + e.what(), error, size);
+    copyError(std::string(step) + " threw: " + e.what(), error, size);
     return JOBHOST_CREATE_THREW;
   } catch (...) {
-    copyError("create threw a non-standard exception", error, size);
+    copyError(std::string(step) + " threw a non-standard exception", error, size);
     return JOBHOST_CREATE_THREW;
   }
 }
@@ -217,6 +220,13 @@ void destroy(void* instance) noexcept {
 
 /// The descriptor JOBHOST_PLUGIN builds for CLASS (used by both export forms below).
 #define JOBHOST_PLUGIN_DESCRIPTOR_BODY(CLASS, NAME, VERSION)                                      \
+  static_assert(std::is_default_constructible_v<CLASS>,                                          \
+                "JOBHOST_PLUGIN: the plugin class must be default-constructible; take settings in " \
+                "Status configure(const jobhost::PluginSettings&)");                              \
+  static_assert(::jobhost::detail::capabilitiesOf<CLASS>() != 0,                                 \
+                "JOBHOST_PLUGIN: the plugin class implements no extension point; derive it from " \
+                "ValidationPlugin, MLPolicyPlugin, PodGroupPolicyPlugin, PodNetworkPlugin, "      \
+                "ComponentBuildPlugin, StatusPlugin or JobHooksPlugin");                          \
   static const jobhost_plugin_descriptor descriptor = {                                          \
       sizeof(jobhost_plugin_descriptor),                                                         \
       JOBHOST_ABI_MAJOR,                                                                         \
