@@ -46,10 +46,11 @@ class SshPlugin final : public ValidationPlugin, public ComponentBuildPlugin, pu
     return ssh::parseSshOptions(settings.defaultArgs, options);
   }
 
-  Status validate(const Job&, const Job*, const PluginArgs& args, ValidationResult& out) override {
+  Status validate(const Job& job, const Job*, const PluginArgs& args, ValidationResult& out) override {
     ssh::SshOptions options;
     if (Status st = ssh::parseSshOptions(args, options); !st)
       out.warnings.push_back(ignoredFlagWarning("spec.plugins.ssh", st));
+    volcano::warnReplacedMounts(job, "ssh", options.keyFilePath, out);
     return Status::ok();
   }
 

@@ -45,6 +45,7 @@ class SvcPlugin final : public ValidationPlugin,
     if (Status st = svc::parseSvcOptions(args, options); !st)
       out.warnings.push_back(ignoredFlagWarning("spec.plugins.svc", st));
     svc::warnLongHostnames(job, out);
+    volcano::warnReplacedMounts(job, "svc", svc::kHostsMountPath, out);
     return Status::ok();
   }
 

@@ -269,6 +269,25 @@ TEST_F(SshPluginTest, BadFlagsAreAdmissionWarningsNamingPluginAndFlag) {
   EXPECT_TRUE(good.warnings.empty());
 }
 
+// The plugin mounts its Secret at the key path in every container, replacing a template mount at
+// that path (Volcano appends a second one, which the API server refuses): a warning names it.
+TEST_F(SshPluginTest, ATemplateMountAtTheKeyPathIsAnAdmissionWarning) {
+  VolumeMount own;
+  own.name = "keys";
+  own.mountPath = "/root/.ssh";
+  job_.spec.tasks[0].template_.spec.containers[1].volumeMounts.push_back(own);
+  ValidationResult out;
+  ASSERT_TRUE(plugin_->validation()->validate(job_, nullptr, {}, out));
+  EXPECT_TRUE(out.errors.empty());
+  EXPECT_EQ(out.warnings, std::vector<std::string>{
+                              "spec.tasks[0].template.spec.containers[1].volumeMounts[0]: the ssh plugin mounts its "
+                              "own volume at /root/.ssh and replaces this mount (on Volcano the API server refuses the "
+                              "pod, a mountPath must be unique); mount it elsewhere"});
+  ValidationResult moved;  // the keys go elsewhere: the template's mount stays
+  ASSERT_TRUE(plugin_->validation()->validate(job_, nullptr, {"--ssh-key-file-path=/home/u/.ssh"}, moved));
+  EXPECT_TRUE(moved.warnings.empty());
+}
+
 // End to end through the production loader and the sim cluster: the Secret of a multi-task job
 // (dashed names, a template hostname, a zero-replica task), every pod's volume and mounts, and the
 // cleanup when the job is aborted.

@@ -342,6 +342,22 @@ TEST_F(SvcPluginTest, BoolFlagFollowedByAWordStaysOnAndEndsTheFlags) {
   EXPECT_TRUE(out.errors.empty());
 }
 
+// The plugin mounts its ConfigMap at /etc/volcano in every container and init container, replacing
+// a template mount there (Volcano appends a second one, which the API server refuses).
+TEST_F(SvcPluginTest, ATemplateMountAtEtcVolcanoIsAnAdmissionWarning) {
+  VolumeMount own;
+  own.name = "mine";
+  own.mountPath = "/etc/volcano";
+  job_.spec.tasks[0].template_.spec.initContainers[0].volumeMounts.push_back(own);
+  ValidationResult out;
+  ASSERT_TRUE(plugin_->validation()->validate(job_, nullptr, {}, out));
+  EXPECT_TRUE(out.errors.empty());
+  EXPECT_EQ(out.warnings, std::vector<std::string>{
+                              "spec.tasks[0].template.spec.initContainers[0].volumeMounts[0]: the svc plugin mounts "
+                              "its own volume at /etc/volcano and replaces this mount (on Volcano the API server "
+                              "refuses the pod, a mountPath must be unique); mount it elsewhere"});
+}
+
 TEST_F(SvcPluginTest, BadFlagsAreAdmissionWarningsNamingPluginAndFlag) {
   auto* validation = plugin_->validation();
   ValidationResult bad;

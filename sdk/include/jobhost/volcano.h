@@ -176,4 +176,25 @@ inline bool hasMarker(JobContext& ctx, const std::string& plugin) {
 inline void setMarker(JobContext& ctx, const std::string& plugin) { Marker(plugin).set(ctx); }
 inline void clearMarker(JobContext& ctx, const std::string& plugin) { Marker(plugin).clear(ctx); }
 
+/// Admission warnings for the template mounts a plugin replaces: it mounts its own volume at
+/// `mountPath` in every container and init container (an upsert by path), where Volcano appends a
+/// second mount that the API server refuses. `plugin` names the plugin in the warning. Pure.
+inline void warnReplacedMounts(const Job& job, const std::string& plugin, const std::string& mountPath,
+                               ValidationResult& out) {
+  for (size_t t = 0; t < job.spec.tasks.size(); ++t) {
+    const PodSpec& spec = job.spec.tasks[t].template_.spec;
+    for (const auto& [list, field] : {std::pair{&spec.initContainers, "initContainers"}, std::pair{&spec.containers, "containers"}})
+      for (size_t c = 0; c < list->size(); ++c) {
+        const auto& mounts = (*list)[c].volumeMounts;
+        for (size_t m = 0; m < mounts.size(); ++m)
+          if (mounts[m].mountPath == mountPath)
+            out.warnings.push_back("spec.tasks[" + std::to_string(t) + "].template.spec." + field + "[" +
+                                   std::to_string(c) + "].volumeMounts[" + std::to_string(m) + "]: the " + plugin +
+                                   " plugin mounts its own volume at " + mountPath +
+                                   " and replaces this mount (on Volcano the API server refuses the pod, a "
+                                   "mountPath must be unique); mount it elsewhere");
+      }
+  }
+}
+
 }  // namespace jobhost::volcano
