@@ -34,18 +34,19 @@ if [ "$which" = all ] || [ "$which" = tsan ]; then
   step "tsan configure" cmake -S . -B build-tsan "${common[@]}" -DJOBHOST_TSAN=ON >/dev/null
   plugins=(jobhost_plugin_env jobhost_plugin_svc jobhost_plugin_ssh jobhost_plugin_torch jobhost_plugin_mpi
            jobhost_plugin_coscheduling)
-  targets=(controller_test sim_test harness_test local_test local_e2e_test jobhost "${plugins[@]}")
+  targets=(controller_test sim_test harness_test harness_elsewhere_test local_test local_e2e_test jobhost "${plugins[@]}")
   [ -d tests/faults ] && targets+=(faults_test jobhost_fixtures)
   step "tsan build" ninja -C build-tsan -j"$jobs" "${targets[@]}"
   # The single-call hang cases (a hook, Validation or Status plugin that never returns) are left to
   # the plain and ASan suites: the abandoned guard thread read the caller's job, args and stack
   # before it hung, and the caller then reuses that memory, which TSan rightly reports as a race
   # (docs/sdk.md, "Deadlines": a call's objects are the caller's again after its deadline). The
-  # pipeline hang cases, whose inputs stay on the abandoned thread, run here.
+  # pipeline hang cases, whose inputs stay on the abandoned thread, run here. OwnTimeoutFaults is an
+  # OnJobAdd hang too.
   for suite in controller sim harness local faults; do
     [ -d "build-tsan/tests/$suite" ] || continue
     exclude=()
-    [ "$suite" = faults ] && exclude=(-E '(add|pod|update|delete|validate|status)_hang')
+    [ "$suite" = faults ] && exclude=(-E '(add|pod|update|delete|validate|status)_hang|OwnTimeoutFaults')
     step "tsan ctest $suite" ctest --test-dir "build-tsan/tests/$suite" --output-on-failure -j"$jobs" --timeout 1200 \
       "${exclude[@]}"
   done
